@@ -1,0 +1,105 @@
+"""What one seat may see (boardgame.io's playerView).
+
+``view_for(hand, seat)`` holds the seat's own tiles (faces, opaque ids, layout and
+işlek marks) and only public facts about the others: tile counts, table groups,
+discard piles, the indicator, the deck's count.  ``view_for(hand, None)`` is the
+watchers' view: no rack at all.  Never: another seat's tiles or ids, the deck order,
+the deal, the action log or any seed.
+"""
+
+from __future__ import annotations
+
+from .groups import natural
+from .scoring import islek_faces
+from .state import SEATS, HandState
+from .tasks import describe
+from .tiles import face_name, face_of
+from .transitions import MAX_CLAIM_RACK
+
+
+def _tile(hand: HandState, tile: int) -> dict:
+    return {"id": hand.ids[tile], "face": face_name(face_of(tile))}
+
+
+def can_claim(hand: HandState, seat: int) -> bool:
+    """K-C1, K-C2, K-C6: may ``seat`` claim the thrown tile now?"""
+    return (
+        not hand.over
+        and hand.claimable
+        and hand.thrown is not None
+        and seat != hand.turn
+        and seat != hand.thrower()
+        and bool(hand.deck)
+        and hand.racks[seat].count() <= MAX_CLAIM_RACK
+    )
+
+
+def view_for(hand: HandState, seat: int | None) -> dict:
+    okey = hand.okey
+    thrown = None
+    if hand.thrown is not None:
+        thrown = {"seat": hand.thrower(), "tile": _tile(hand, hand.thrown)}
+    view = {
+        "tasks": hand.tasks,
+        "task_no": hand.task_no,
+        "task": [list(req) for req in hand.task],
+        "task_text": describe(hand.task),
+        "starter": hand.starter,
+        "indicator": face_name(face_of(hand.indicator)),
+        "okey": face_name(okey),
+        "turn": None if hand.over else hand.turn,
+        "phase": hand.phase,
+        "first_turn": hand.first_turn,
+        "forced_draw": hand.forced > 0,
+        "deck_count": len(hand.deck),
+        "thrown": thrown,
+        "claimable": hand.claimable and not hand.over,
+        "seats": [
+            {
+                "count": hand.racks[s].count(),
+                "opened": hand.opened[s],
+                "penalty": hand.penalties[s],
+                "discards": [_tile(hand, t) for t in hand.discards[s]],
+            }
+            for s in range(SEATS)
+        ],
+        "table": [
+            {
+                "owner": g.owner,
+                "kind": g.kind,
+                "tiles": [_tile(hand, t) for t in g.tiles],
+                "values": [None if v is None else face_name(v) for v in g.values],
+                "this_turn": g.turn == hand.table_turn and not hand.over,
+            }
+            for g in hand.table
+        ],
+        "over": hand.over,
+        "finisher": hand.finisher,
+        "scores": list(hand.scores) if hand.scores is not None else None,
+        "score_lines": [dict(x) for x in hand.score_lines] if hand.score_lines else None,
+        "me": seat,
+    }
+    if seat is not None:
+        rack = hand.racks[seat]
+        wants, okey_ok = islek_faces(hand, include_this_turn=True)
+        cells = []
+        for t in rack.cells:
+            if t is None:
+                cells.append(None)
+                continue
+            f = face_of(t)
+            islek = okey_ok if f == okey else natural(f, okey) in wants
+            cells.append({**_tile(hand, t), "islek": islek})
+        my_turn = not hand.over and hand.turn == seat
+        view["rack"] = {"cells": cells, "separators": sorted(rack.seps)}
+        view["can"] = {
+            "take": my_turn and hand.phase == "take" and hand.thrown is not None
+            and not hand.forced,
+            "draw": my_turn and hand.phase == "take" and bool(hand.deck),
+            "claim": can_claim(hand, seat),
+            "play": my_turn and hand.phase == "play",
+            "lay_off": my_turn and hand.phase == "play" and hand.opened[seat]
+            and hand.opened_at[seat] != hand.turns_done[seat],
+            "undo": my_turn and bool(hand.undo),
+        }  # fmt: skip
+    return view
