@@ -12,33 +12,44 @@ Rules used (``kut.md``):
 
 * K-G1 runs: 3..13 tiles of one colour, consecutive, 1 low only; K-G2 küts: 3..4
   tiles of one number in distinct colours; K-G3 pairs: two identical naturals
-  (``F F`` included) or a natural plus a real okey (``F`` + real okey is *not* a pair,
-  two real okeys are never a pair); K-G5 every group holds a non-okey (automatic for
-  runs and küts, which have >= 3 tiles while at most 2 real okeys exist).
+  (``F F`` included) or a natural plus a real okey (``F`` + real okey is *not* a
+  pair; two real okeys are never a pair); K-G5 every group holds a non-okey.
 * K-T5 real okeys are wild; K-T6 a fake okey is a natural copy of the okey face, so
   the "natural" count of the okey face is the number of ``F`` tiles.
 * K-O2 exact task lengths; K-O6 exactly 5 pairs; K-O7 finish from hand.
 * K-S3/K-S4 points: a tile counts its number, ``F`` the okey's number, a real okey 100.
 
-Method: an exact dynamic programme over the numbers 1..13 (a "broken profile" that
-handles one colour at a time inside each number).  Per colour it keeps the lengths of
-up to two open free runs (capped at 3: a run of >= 3 may continue or stop), the
-lengths of open *task* runs (exact length), the real okeys still unused and the task
-groups still needed.  After the four colours of a number, the naturals not taken by
-runs are split into küts / pairs / left-over by a cached per-number table.  Two free
-runs per colour suffice: if three runs of one colour overlapped, their common part
-would need a real okey at every position (only two naturals per face), so it is at
-most two long, and the run ending first and the run starting last can be merged into
-one run, freeing the okeys of the overlap (they can extend the merged run).
+Method
+------
+An exact dynamic programme over the numbers 1..13, one colour at a time inside each
+number ("broken profile").  Real okeys are split into three roles so that the DP only
+branches on okeys whose position matters:
+
+* **gap** okeys inside a free run, between two naturals;
+* **padding** okeys that bring a free run or küt with one or two naturals up to three
+  tiles (their position never matters: any side fits inside 1..13);
+* **extra** okeys, which only need room in some free group: a run of length ``l``
+  takes ``13 - l`` more, a küt of three one more.  The DP tracks the room (capped at
+  2, the number of okeys) and charges 100 for each okey without room.
+
+So a free run is represented by its *core*, from its first to its last natural.  Per
+colour the state keeps up to two open cores (length so far capped at 3, pending gap
+okeys, and whether the run started at 1 or 2, the only runs that can reach 12 tiles and
+have room < 2).  Two free runs per colour suffice: if three cores of one colour
+overlapped, every position of their common part would need a gap okey (a face has at
+most two natural copies), so it has at most two positions and the core ending first and
+the core starting last can be merged.  Task runs (exact length, K-O2) are tracked
+separately with okeys anywhere.  Tiles a free group does not use are split per number
+into küts / pairs / left-over by a cached table.
 
 Objectives (lexicographic, smaller is better):
 
-* ``task None`` / failed task: points left (K-S3, real okey 100).
-* a task that can be opened: (1) points that would stay in hand after arranging the
-  tiles not used by the opening into runs and küts; (2) real okeys used by the
-  opening, counting 2 per okey in a küt and 1 per okey in a run or pair (K-R4: küts
-  are kept whole / natural first, and okeys are kept in hand when possible).
-  ``points_left`` is reported for the remaining tiles as they are.
+* ``task None`` / a task that cannot be opened: points left (K-S3, real okey 100).
+* a task that can be opened: (1) the points that would stay in hand after arranging
+  the tiles not used by the opening into runs and küts; (2) real okeys used by the
+  opening, 2 per okey in a küt and 1 per okey in a run or pair (K-R4: küts are kept
+  whole, i.e. natural, first; okeys stay in hand when possible).
+  ``points_left`` reports the remaining tiles as they are (not further arranged).
 * ``FINISH``: exactly one tile left; prefer that tile to be a real okey (K-S1: -200).
 """
 
@@ -52,11 +63,11 @@ from game.engine.tiles import FAKE
 RUN, KUT, PAIR = "run", "kut", "pair"
 OKEY_POINTS = 100
 MAX_TILES = 32
-_SCALE = 8  # primary cost * _SCALE + secondary (task okey weight <= 4)
+_SCALE = 8  # cost = primary * _SCALE + secondary (task okey weight <= 4)
 
 
 class SolverError(ValueError):
-    """Invalid solver input (not a possible rack)."""
+    """Invalid solver input (not a possible rack or task)."""
 
 
 @dataclass
@@ -67,20 +78,71 @@ class Solution:
     left: list[int] = field(default_factory=list)
     points_left: int = 0
 
-    def as_dict(self) -> dict:
-        return {
-            "can_open": self.can_open,
-            "groups": [list(g) for g in self.groups],
-            "kinds": list(self.kinds),
-            "left": list(self.left),
-            "points_left": self.points_left,
-        }
+
+def tile_points(face: int, okey: int) -> int:
+    """K-S3/K-S4 points of one tile left in hand (a real okey counts 100)."""
+    if face == okey:
+        return OKEY_POINTS
+    if face == FAKE:
+        return okey % 13 + 1
+    return face % 13 + 1
 
 
 # --------------------------------------------------------------------------------
-# per-colour state: free run slots (sorted pair a <= b, values 0..3) and task runs
-# (sorted tuple of open lengths, at most two).  Encoded as one small int.
+# free run slots.  0 = no run; otherwise 1 + ((k - 1) * 3 + g) * 3 + ls with
+# k = core length so far (capped at 3), g = pending gap okeys (0..2),
+# ls = 1 / 2 when the run started at number 1 / 2, else 0.
 
+_NSLOT = 28
+
+
+def _slot(k: int, g: int, ls: int) -> int:
+    return 1 + ((k - 1) * 3 + g) * 3 + ls
+
+
+def _unslot(v: int) -> tuple[int, int, int]:
+    v -= 1
+    ls = v % 3
+    v //= 3
+    return v // 3 + 1, v % 3, ls
+
+
+def _ls(n: int, exact: bool) -> int:
+    """Start marker: only runs starting at 1 or 2 can reach 12+ tiles (room < 2).
+    Without ``exact`` every run is assumed to have room 2 (a relaxation that the
+    caller verifies, falling back to the exact state space when it fails)."""
+    return n if (n <= 2 and exact) else 0
+
+
+def _end_room(v: int, e: int) -> tuple[int, int]:
+    """(room for extra okeys capped at 2, padding okeys) of a core ending at ``e``."""
+    k, g, ls = _unslot(v)
+    if k < 3:
+        return 2, 3 - k
+    if ls == 0:
+        return 2, 0
+    length = e - ls + 1
+    return min(2, 13 - length), 0
+
+
+def _slot_actions(v: int, n: int, exact: bool) -> list:
+    """(new slot, naturals, okeys, room, action) for one free slot at number n."""
+    if v == 0:
+        return [(0, 0, 0, 0, "none"), (_slot(1, 0, _ls(n, exact)), 1, 0, 0, "start")]
+    k, g, ls = _unslot(v)
+    acts = [(_slot(min(3, k + g + 1), 0, ls), 1, 0, 0, "cont")]
+    if g < 2 and n <= 12:
+        acts.append((_slot(k, g + 1, ls), 0, 1, 0, "gap"))
+    if g == 0 and k > 1:
+        # a lone natural + 2 okeys is left to the küt table (same tiles, same room)
+        room, pad = _end_room(v, n - 1)
+        acts.append((0, 0, pad, room, "end"))
+        acts.append((_slot(1, 0, _ls(n, exact)), 1, pad, room, "restart"))
+    return acts
+
+
+# per-colour state: sorted pair of slots (a <= b) and the sorted tuple of open task
+# run lengths (at most two, each 1..4)
 _TA_LIST: list[tuple] = [()]
 for _l1 in range(1, 5):
     _TA_LIST.append((_l1,))
@@ -88,140 +150,134 @@ for _l1 in range(1, 5):
     for _l2 in range(_l1, 5):
         _TA_LIST.append((_l1, _l2))
 _TA_CODE = {ta: i for i, ta in enumerate(_TA_LIST)}
+_PAIRS = _NSLOT * _NSLOT
 
 
 def _cs_encode(a: int, b: int, ta: tuple) -> int:
     if a > b:
         a, b = b, a
-    return (a * 4 + b) + 16 * _TA_CODE[ta]
+    return a * _NSLOT + b + _PAIRS * _TA_CODE[ta]
 
 
 def _cs_decode(cs: int) -> tuple[int, int, tuple]:
-    code = cs & 15
-    return code >> 2, code & 3, _TA_LIST[cs >> 4]
+    ta, ab = divmod(cs, _PAIRS)
+    a, b = divmod(ab, _NSLOT)
+    return a, b, _TA_LIST[ta]
 
-
-_FREE_ACTS = {
-    # value before this number -> list of (value after, action)
-    0: ((0, "none"), (1, "start")),
-    1: ((2, "cont"),),
-    2: ((3, "cont"),),
-    3: ((3, "cont"), (0, "end")),
-}
 
 _COLOUR_CACHE: dict = {}
 _STATS = None
 
 
-def _colour_opts(cs: int, x: int, j: int, tr_can: int, L: int, n: int) -> list:
+def _colour_opts(
+    cs: int, x: int, j: int, tr_can: int, L: int, n: int, exact: bool
+) -> list:
     """Options for one colour at number ``n``.
 
     ``cs`` colour state, ``x`` naturals of (colour, n), ``j`` real okeys available,
-    ``tr_can`` task runs that may still start, ``L`` task run length.
-    Returns tuples ``(new_cs, started, okeys, task_okeys, resid, detail)`` where detail is
-    ``(free_actions, free_nat_flags, task_nat_flags, starts)`` for reconstruction.
+    ``tr_can`` task runs that may still start, ``L`` task run length.  Returns tuples
+    ``(new_cs, started, okeys, task_okeys, resid, room, detail)``.
     """
-    key = (cs, x, j, tr_can, L, n)
+    key = (cs, x, j, tr_can, L, n, exact)
     res = _COLOUR_CACHE.get(key)
     if res is not None:
         return res
     a, b, ta = _cs_decode(cs)
     out = []
     seen = set()
-    # task runs: all continue; 0..tr_can starts
-    t_after_cont = []
-    for ln in ta:
-        t_after_cont.append(ln + 1)
     max_start = tr_can if (L and n + L - 1 <= 13) else 0
-    for acts_a in _FREE_ACTS[a]:
-        for acts_b in _FREE_ACTS[b]:
-            na, nb = acts_a[0], acts_b[0]
-            # run shorter than 3 must be able to reach 3 within 1..13
-            bad = False
-            for v in (na, nb):
-                if (v == 1 and n > 11) or (v == 2 and n > 12):
-                    bad = True
-            if bad:
+    cont = [ln + 1 for ln in ta]
+    acts_b_all = _slot_actions(b, n, exact)
+    for act_a in _slot_actions(a, n, exact):
+        for act_b in acts_b_all:
+            if a == b and act_b[4] < act_a[4]:
+                continue  # symmetric duplicate
+            nf = act_a[1] + act_b[1]
+            if nf > x:
                 continue
-            kf = (acts_a[1] in ("start", "cont")) + (acts_b[1] in ("start", "cont"))
+            of = act_a[2] + act_b[2]
+            if of > j:
+                continue
+            room = act_a[3] + act_b[3]
             for starts in range(max_start + 1):
                 kt = len(ta) + starts
-                new_ta = [ln for ln in t_after_cont if ln < L] + [1] * starts
+                new_ta = [ln for ln in cont if ln < L] + [1] * starts
                 if len(new_ta) > 2:
                     continue
-                new_ta_t = tuple(sorted(new_ta))
-                ncs = _cs_encode(na, nb, new_ta_t)
-                for rt in range(min(kt, x) + 1):
-                    for rf in range(min(kf, x - rt) + 1):
-                        ok = (kt - rt) + (kf - rf)
-                        if ok > j:
-                            continue
-                        tok = kt - rt
-                        resid = x - rt - rf
-                        sig = (ncs, starts, ok, tok, resid)
-                        if sig in seen:
-                            continue
-                        seen.add(sig)
-                        detail = ((acts_a[1], acts_b[1]), rf, rt, starts)
-                        out.append((ncs, starts, ok, tok, resid, detail))
-    res = out
-    _COLOUR_CACHE[key] = res
-    return res
+                ncs = _cs_encode(act_a[0], act_b[0], tuple(sorted(new_ta)))
+                for rt in range(min(kt, x - nf) + 1):
+                    tok = kt - rt
+                    ok = of + tok
+                    if ok > j:
+                        continue
+                    resid = x - nf - rt
+                    sig = (ncs, starts, ok, tok, resid, room)
+                    if sig in seen:
+                        continue
+                    seen.add(sig)
+                    detail = (act_a[4], act_a[0], act_b[4], act_b[0], rt, starts)
+                    out.append((ncs, starts, ok, tok, resid, room, detail))
+    _COLOUR_CACHE[key] = out
+    return out
 
 
 # --------------------------------------------------------------------------------
 # per-number split of the residual naturals into küts / pairs / left.
 
 def _kut_candidates():
-    cands = []
-    for size in (3, 4):
+    """(natural colours, okeys, room, is_task_size) for free küts and task küts."""
+    free = []
+    for size in range(1, 5):
         for cols in combinations(range(4), size):
-            for nok in range(0, 3):
-                for okcols in combinations(cols, nok):
-                    if nok >= size:
-                        continue
-                    nat = tuple(c for c in cols if c not in okcols)
-                    cands.append((cols, nat, okcols))
-    return cands
+            pad = max(0, 3 - size)
+            free.append((cols, pad, 1 if size + pad == 3 else 0))
+    task = {}
+    for L in (3, 4):
+        lst = []
+        for size in range(1, L + 1):
+            for cols in combinations(range(4), size):
+                lst.append((cols, L - size))
+        task[L] = lst
+    return free, task
 
 
-_KUT_CANDS = _kut_candidates()
+_FREE_KUTS, _TASK_KUTS = _kut_candidates()
 _RESID_CACHE: dict = {}
 
 
 def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int) -> list:
     """Ways to use the residual naturals ``y`` (per colour) at one number.
 
-    ``j`` okeys available, ``tk`` task küts (length ``Lk``) still needed, ``p`` pairs
+    ``j`` okeys available, ``tk`` task küts of length ``Lk`` still needed, ``p`` pairs
     still needed, ``okcol`` the colour whose natural at this number is ``F`` (no
-    F + okey pair) or -1.  Returns tuples
-    ``(okeys, tk_done, p_done, nat_left, task_weight, groups)``; ``groups`` is a tuple
-    of ``(kind, colours_natural, colours_okey, is_task)``.
+    ``F`` + okey pair) or -1.  Returns tuples
+    ``(okeys, tk_done, p_done, nat_left, room, weight, groups)``; ``groups`` is a
+    tuple of ``(kind, natural colours, okeys, is_task)``.
     """
     key = (y, j, tk, Lk, p, okcol)
     res = _RESID_CACHE.get(key)
     if res is not None:
         return res
-    cands = []
-    for cols, nat, okc in _KUT_CANDS:
-        cands.append((KUT, nat, okc, False))
-        if tk and len(cols) == Lk:
-            cands.append((KUT, nat, okc, True))
+    cands = []  # (kind, nat colours, okeys, room, is_task, weight)
+    for cols, pad, room in _FREE_KUTS:
+        cands.append((KUT, cols, pad, room, False, 0))
+    if tk:
+        for cols, nok in _TASK_KUTS[Lk]:
+            cands.append((KUT, cols, nok, 0, True, 2 * nok))
     if p:
         for c in range(4):
-            cands.append((PAIR, (c, c), (), True))
+            cands.append((PAIR, (c, c), 0, 0, True, 0))
             if c != okcol:
-                cands.append((PAIR, (c,), (c,), True))
+                cands.append((PAIR, (c,), 1, 0, True, 1))
     best: dict = {}
 
-    def rec(start, yy, jj, tkd, pd, weight, groups):
-        sig = (j - jj, tkd, pd, sum(yy))
+    def rec(start, yy, jj, tkd, pd, room, weight, groups):
+        sig = (j - jj, tkd, pd, sum(yy), min(room, 2))
         cur = best.get(sig)
         if cur is None or weight < cur[0]:
             best[sig] = (weight, groups)
         for i in range(start, len(cands)):
-            kind, nat, okc, is_task = cands[i]
-            nok = len(okc)
+            kind, nat, nok, r, is_task, w = cands[i]
             if nok > jj:
                 continue
             if is_task:
@@ -237,40 +293,54 @@ def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int) -> list:
                     okflag = False
             if not okflag:
                 continue
-            w = weight
-            if is_task:
-                w += nok * (2 if kind == KUT else 1)
             rec(
                 i,
                 ny,
                 jj - nok,
                 tkd + (1 if (is_task and kind == KUT) else 0),
                 pd + (1 if kind == PAIR else 0),
-                w,
-                groups + ((kind, nat, okc, is_task),),
+                room + r,
+                weight + w,
+                groups + ((kind, nat, nok, is_task),),
             )
 
-    rec(0, list(y), j, 0, 0, 0, ())
+    rec(0, list(y), j, 0, 0, 0, 0, ())
     res = [
-        (ok, tkd, pd, left, w, groups)
-        for (ok, tkd, pd, left), (w, groups) in best.items()
+        (ok, tkd, pd, left, room, w, groups)
+        for (ok, tkd, pd, left, room), (w, groups) in best.items()
     ]
-    _RESID_CACHE[key] = res
-    return res
+    # drop options dominated by one with the same okeys/task progress, no more
+    # naturals left, no less room and no more weight
+    res.sort(key=lambda o: (o[0], o[1], o[2], o[3], -o[4], o[5]))
+    kept = []
+    for o in res:
+        dominated = False
+        for q in kept:
+            if (
+                q[0] == o[0] and q[1] == o[1] and q[2] == o[2]
+                and q[3] <= o[3] and q[4] >= o[4] and q[5] <= o[5]
+            ):
+                dominated = True
+                break
+        if not dominated:
+            kept.append(o)
+    _RESID_CACHE[key] = kept
+    return kept
 
 
 # --------------------------------------------------------------------------------
 # the dynamic programme
 
-def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0):
-    """Run the DP.  ``mode``: "open" (points), "task" (points of the arranged rest +
-    task okey weight) or "finish" (exactly one tile left, prefer a real okey).
-    Returns (cost, path) or None when infeasible; path is a list of choices."""
+def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
+    """``mode``: "open" (points left), "task" (points of the arranged rest, then task
+    okey weight) or "finish" (exactly one tile left, prefer a real okey).
+    Returns ``(cost, final_state, path)`` or ``None`` when infeasible."""
     okc, okn = divmod(okey, 13)
     okn += 1
     finish = mode == "finish"
-    # state: (cs0, cs1, cs2, cs3, J, tr, tk, p, fl) + partial residuals
-    start = (0, 0, 0, 0, J, nr, nk, npairs, 0)
+    scale = 1 if finish else _SCALE
+    # state: (cs0, cs1, cs2, cs3, J, tr, tk, p, fl, room) + partial residuals
+    start = (0, 0, 0, 0, J, nr, nk, npairs, 0, 0)
     layer = {start: (0, None, None)}
     history = []
     for n in range(1, 14):
@@ -281,8 +351,8 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0):
             for st, val in layer.items():
                 cost = val[0]
                 tr = st[5]
-                for ncs, started, ok, tok, resid, det in _colour_opts(
-                    st[c], x, st[4], tr if tr < 2 else 2, Lr, n
+                for ncs, started, ok, tok, resid, room, det in _colour_opts(
+                    st[c], x, st[4], tr if tr < 2 else 2, Lr, n, exact
                 ):
                     if started > tr:
                         continue
@@ -290,6 +360,9 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0):
                     nst[c] = ncs
                     nst[4] -= ok
                     nst[5] = tr - started
+                    if room:
+                        r = nst[9] + room
+                        nst[9] = r if r < 2 else 2
                     nst.append(resid)
                     nst = tuple(nst)
                     ncost = cost + tok
@@ -302,24 +375,26 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0):
                 _STATS.append(len(new))
             if not layer:
                 return None
-        # residual split
+        # split of the residual naturals
         new = {}
         oc = okc if okn == n else -1
         for st, val in layer.items():
             cost = val[0]
-            base = st[:9]
-            y = st[9:]
-            jj, tk, p, fl = base[4], base[6], base[7], base[8]
-            for ok, tkd, pd, left, w, groups in _resid_opts(y, jj, tk, Lk, p, oc):
+            y = st[10:]
+            jj, tk, p, fl, rm = st[4], st[6], st[7], st[8], st[9]
+            head = st[:4]
+            tr = st[5]
+            for ok, tkd, pd, left, room, w, groups in _resid_opts(y, jj, tk, Lk, p, oc):
                 if finish:
                     nfl = fl + left
                     if nfl > 1:
                         continue
-                    ncost = cost + left  # a natural left is worse than an okey left
+                    ncost = cost + left
                 else:
                     nfl = 0
-                    ncost = cost + (left * n) * _SCALE + w
-                nst = base[:4] + (jj - ok, base[5], tk - tkd, p - pd, nfl)
+                    ncost = cost + left * n * _SCALE + w
+                r = rm + room
+                nst = head + (jj - ok, tr, tk - tkd, p - pd, nfl, r if r < 2 else 2)
                 old = new.get(nst)
                 if old is None or ncost < old[0]:
                     new[nst] = (ncost, st, groups)
@@ -327,118 +402,169 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0):
         layer = new
         if not layer:
             return None
+    # close the open runs at 13
     best = None
     for st, val in layer.items():
-        ok_final = True
+        if st[5] or st[6] or st[7]:
+            continue
+        jj, room = st[4], st[9]
+        valid = True
         for c in range(4):
             a, b, ta = _cs_decode(st[c])
-            if a in (1, 2) or b in (1, 2) or ta:
-                ok_final = False
+            if ta:
+                valid = False
                 break
-        if not ok_final or st[5] or st[6] or st[7]:
+            for v in (a, b):
+                if v:
+                    if _unslot(v)[1]:
+                        valid = False
+                        break
+                    r, pad = _end_room(v, 13)
+                    jj -= pad
+                    room += r
+            if not valid:
+                break
+        if not valid or jj < 0:
             continue
+        room = min(room, 2)
         cost = val[0]
         if finish:
-            if st[8] + st[4] != 1:
-                continue
+            fl = st[8]
+            if fl == 1:
+                if jj > room:
+                    continue
+            else:
+                if jj < 1 or jj - 1 > room:
+                    continue
         else:
-            cost += st[4] * OKEY_POINTS * _SCALE
+            cost += max(0, jj - room) * OKEY_POINTS * scale
         if best is None or cost < best[0]:
             best = (cost, st)
     if best is None:
         return None
-    # walk back
     path = []
     st = best[1]
     for layer_d in reversed(history):
-        cost, prev, det = layer_d[st]
+        _cost, prev, det = layer_d[st]
         path.append(det)
         st = prev
     path.reverse()
-    return best[0], path
+    return best[0], best[1], path
 
 
-def _reconstruct(path, nat, okey, Lr=0):
-    """Turn a DP path into groups.  Returns (free_groups, task_groups, used counts)."""
+def _reconstruct(path, okey, Lr):
+    """Turn a DP path into groups.
+
+    Returns ``(free, task_groups, task_runs)``: ``free`` is a list of
+    ``[kind, faces, sort_key]`` for the free runs/küts (before extra okeys),
+    ``task_groups`` a list of ``(kind, faces)`` for task küts/pairs and ``task_runs``
+    the task runs."""
     okc, okn = divmod(okey, 13)
     okn += 1
 
     def nat_face(c, n):
         return FAKE if (c == okc and n == okn) else c * 13 + n - 1
 
-    free_groups: list[tuple[str, list[int]]] = []
+    free: list[list] = []
     task_groups: list[tuple[str, list[int]]] = []
-    # per colour: two free slots (each a list of faces or None), task runs list
-    free = [[None, None] for _ in range(4)]
-    tasks_open: list[list] = [[] for _ in range(4)]
+    task_runs: list[list[int]] = []
+    # per colour two slots: [code, faces, start]
+    slots = [[[0, None, 0], [0, None, 0]] for _ in range(4)]
+    tasks_open: list[list[list[int]]] = [[] for _ in range(4)]
+
+    def close(c, s, e):
+        code, faces, start = s
+        k = _unslot(code)[0]
+        pad = max(0, 3 - k)
+        # padding okeys after the core if it fits, else before
+        after = min(pad, 13 - e)
+        faces = faces + [okey] * after
+        before = pad - after
+        faces = [okey] * before + faces
+        free.append([RUN, faces, (0, c, start - before), (c, start - before)])
+
     i = 0
     for n in range(1, 14):
         for c in range(4):
-            (act_a, act_b), rf, rt, starts = path[i]
+            act_a, new_a, act_b, new_b, rt, starts = path[i]
             i += 1
-            # canonical slot order = sorted by capped length (a <= b)
-            slots = free[c]
-
-            def cap(s):
-                return 0 if s is None else min(len(s), 3)
-
-            order = sorted(range(2), key=lambda k: cap(slots[k]))
-            nat_left_f = rf
-            for k, act in zip(order, (act_a, act_b)):
+            cs = slots[c]
+            order = sorted(range(2), key=lambda k: cs[k][0])
+            for k, act, newv in ((order[0], act_a, new_a), (order[1], act_b, new_b)):
+                s = cs[k]
                 if act == "none":
-                    continue
-                if act == "end":
-                    free_groups.append((RUN, slots[k]))
-                    slots[k] = None
-                    continue
-                if nat_left_f > 0:
-                    face = nat_face(c, n)
-                    nat_left_f -= 1
-                else:
-                    face = okey
-                if act == "start":
-                    slots[k] = [face]
-                else:
-                    slots[k].append(face)
-            # task runs: continue all open ones, then start new ones
-            nat_left_t = rt
+                    pass
+                elif act == "start":
+                    s[1] = [nat_face(c, n)]
+                    s[2] = n
+                elif act == "cont":
+                    s[1].append(nat_face(c, n))
+                elif act == "gap":
+                    s[1].append(okey)
+                elif act in ("end", "restart"):
+                    close(c, s, n - 1)
+                    s[1] = None
+                    if act == "restart":
+                        s[1] = [nat_face(c, n)]
+                        s[2] = n
+                s[0] = newv
+            nat_t = rt
             for run in tasks_open[c]:
                 if len(run) >= Lr:
                     continue
-                if nat_left_t > 0:
+                if nat_t > 0:
                     run.append(nat_face(c, n))
-                    nat_left_t -= 1
+                    nat_t -= 1
                 else:
                     run.append(okey)
             for _ in range(starts):
-                if nat_left_t > 0:
+                if nat_t > 0:
                     face = nat_face(c, n)
-                    nat_left_t -= 1
+                    nat_t -= 1
                 else:
                     face = okey
-                tasks_open[c].append([face])
+                run = [face]
+                tasks_open[c].append(run)
+                task_runs.append(run)
         groups = path[i]
         i += 1
-        for kind, natc, okcs, is_task in groups:
-            faces = [nat_face(cc, n) for cc in natc] + [okey] * len(okcs)
+        for kind, natc, nok, is_task in groups:
+            faces = [nat_face(cc, n) for cc in natc] + [okey] * nok
+            if is_task:
+                task_groups.append((kind, faces))
+            else:
+                free.append([KUT, faces, (1, n, 0), None])
+    for c in range(4):
+        for s in slots[c]:
+            if s[0]:
+                close(c, s, 13)
+    return free, task_groups, task_runs
+
+
+def _place_extras(free, extras):
+    """Put ``extras`` okeys into the free groups' room; return how many did not fit."""
+    okey_face = None
+    for g in free:
+        for _ in range(2):
+            if extras == 0:
+                return 0
+            kind, faces = g[0], g[1]
             if kind == KUT:
-                # küt: naturals in colour order, okeys after
-                pass
-            (task_groups if is_task else free_groups).append((kind, faces))
-    for c in range(4):
-        for s in free[c]:
-            if s is not None:
-                free_groups.append((RUN, s))
-    return free_groups, task_groups, tasks_open
-
-
-def _finish_task_runs(tasks_open, Lr):
-    """Split the (possibly consecutive) task runs of each colour into runs of Lr."""
-    out = []
-    for c in range(4):
-        for run in tasks_open[c]:
-            out.append((RUN, run))
-    return out
+                if len(faces) < 4:
+                    faces.append(okey_face)
+                    extras -= 1
+                continue
+            if len(faces) >= 13:
+                break
+            c, start = g[3]
+            end = start + len(faces) - 1
+            if end < 13:
+                faces.append(okey_face)
+            else:
+                faces.insert(0, okey_face)
+                g[3] = (c, start - 1)
+            extras -= 1
+    return extras
 
 
 def _count(faces, okey):
@@ -446,12 +572,14 @@ def _count(faces, okey):
     J = 0
     okc, okn = divmod(okey, 13)
     okn += 1
+    if len(faces) > MAX_TILES:
+        raise SolverError("more than 32 tiles")
     for f in faces:
         if f == okey:
             J += 1
         elif f == FAKE:
             nat[okn][okc] += 1
-        elif 0 <= f < 52:
+        elif isinstance(f, int) and 0 <= f < 52:
             nat[f % 13 + 1][f // 13] += 1
         else:
             raise SolverError(f"bad face {f!r}")
@@ -461,18 +589,7 @@ def _count(faces, okey):
                 raise SolverError("more than two copies of a face")
     if J > 2:
         raise SolverError("more than two real okeys")
-    if len(faces) > MAX_TILES:
-        raise SolverError("more than 32 tiles")
     return nat, J
-
-
-def tile_points(face: int, okey: int) -> int:
-    """K-S3/K-S4 points of one tile left in hand (a real okey counts 100)."""
-    if face == okey:
-        return OKEY_POINTS
-    if face == FAKE:
-        return okey % 13 + 1
-    return face % 13 + 1
 
 
 def _minus(faces, used):
@@ -482,57 +599,68 @@ def _minus(faces, used):
     return rest
 
 
-def _sorted_left(faces):
-    return sorted(faces)
-
-
-def _group_order(groups):
-    """Runs first (by colour, start), then küts (by number), then pairs."""
-    return groups
-
-
-def _solve_open(faces, okey, nat, J) -> Solution:
-    res = _dp(nat, J, okey, "open")
-    assert res is not None  # leaving everything is always possible
-    free_groups, _task, _ = _reconstruct(res[1], nat, okey)
-    used = [f for _, g in free_groups for f in g]
-    left = _sorted_left(_minus(faces, used))
-    return Solution(
-        can_open=None,
-        groups=[g for _, g in free_groups],
-        kinds=[k for k, _ in free_groups],
+def _free_solution(faces, okey, free, extras, can_open, leave_okey=False):
+    """Finish a runs-and-küts solution: place the extra okeys and list what is left.
+    Returns ``(solution, unplaced extra okeys)``."""
+    unplaced = _place_extras(free, extras - (1 if leave_okey else 0))
+    free.sort(key=lambda g: g[2])
+    groups, kinds = [], []
+    for g in free:
+        groups.append([okey if f is None else f for f in g[1]])
+        kinds.append(g[0])
+    used = [f for g in groups for f in g]
+    left = sorted(_minus(faces, used))
+    sol = Solution(
+        can_open=can_open,
+        groups=groups,
+        kinds=kinds,
         left=left,
         points_left=sum(tile_points(f, okey) for f in left),
     )
+    return sol, unplaced
 
 
-def solve(faces, okey: int, task) -> Solution:
-    """Solve a rack exactly.  See the module docstring."""
-    faces = list(faces)
-    if not isinstance(okey, int) or not 0 <= okey < 52:
-        raise SolverError(f"bad okey face {okey!r}")
-    nat, J = _count(faces, okey)
-    if task is None:
-        return _solve_open(faces, okey, nat, J)
-    task = tuple(task)
-    if task == ():
-        res = _dp(nat, J, okey, "finish") if faces else None
-        if res is None:
-            sol = _solve_open(faces, okey, nat, J)
-            sol.can_open = False
+def _final_extras(st):
+    """Okeys left at the end of the DP, after paying the padding of open runs."""
+    jj = st[4]
+    for c in range(4):
+        a, b, _ta = _cs_decode(st[c])
+        for v in (a, b):
+            if v:
+                jj -= _end_room(v, 13)[1]
+    return jj
+
+
+def _final_room(st):
+    room = st[9]
+    for c in range(4):
+        a, b, _ta = _cs_decode(st[c])
+        for v in (a, b):
+            if v:
+                room += _end_room(v, 13)[0]
+    return min(room, 2)
+
+
+def _solve_open(faces, okey, nat, J, can_open=None) -> Solution:
+    for exact in (False, True):
+        res = _dp(nat, J, okey, "open", exact=exact)
+        assert res is not None  # leaving everything is always possible
+        _cost, st, path = res
+        free, _t, _r = _reconstruct(path, okey, 0)
+        extras = _final_extras(st)
+        sol, unplaced = _free_solution(faces, okey, free, extras, can_open)
+        if unplaced <= max(0, extras - _final_room(st)):
             return sol
-        free_groups, _t, _ = _reconstruct(res[1], nat, okey)
-        used = [f for _, g in free_groups for f in g]
-        left = _sorted_left(_minus(faces, used))
-        return Solution(
-            can_open=True,
-            groups=[g for _, g in free_groups],
-            kinds=[k for k, _ in free_groups],
-            left=left,
-            points_left=sum(tile_points(f, okey) for f in left),
-        )
+    raise AssertionError("exact room model inconsistent")  # pragma: no cover
+
+
+def _parse_task(task):
     Lr = nr = Lk = nk = npairs = 0
-    for kind, length in task:
+    for item in task:
+        try:
+            kind, length = item
+        except (TypeError, ValueError):
+            raise SolverError(f"bad task item {item!r}") from None
         if kind == RUN:
             if nr and length != Lr:
                 raise SolverError("task runs of different lengths are not supported")
@@ -549,18 +677,49 @@ def solve(faces, okey: int, task) -> Solution:
             raise SolverError(f"unknown group kind {kind!r}")
     if nr > 2 or nk > 2 or (Lr and not 3 <= Lr <= 5) or (Lk and Lk not in (3, 4)):
         raise SolverError(f"unsupported task {task!r}")
-    res = _dp(nat, J, okey, "task", Lr, nr, Lk, nk, npairs)
-    if res is None:
-        sol = _solve_open(faces, okey, nat, J)
-        sol.can_open = False
-        return sol
-    _free, task_groups, tasks_open = _reconstruct(res[1], nat, okey, Lr)
-    groups = []
-    # order as in the task: küts, runs, pairs in the order the task lists them
+    if npairs and (nr or nk):
+        raise SolverError(f"unsupported task {task!r}")
+    return Lr, nr, Lk, nk, npairs
+
+
+def solve(faces, okey: int, task) -> Solution:
+    """Solve a rack exactly.  See the module docstring."""
+    faces = list(faces)
+    if not isinstance(okey, int) or isinstance(okey, bool) or not 0 <= okey < 52:
+        raise SolverError(f"bad okey face {okey!r}")
+    nat, J = _count(faces, okey)
+    if task is None:
+        return _solve_open(faces, okey, nat, J)
+    task = tuple(task)
+    if task == ():
+        if faces:
+            for exact in (False, True):
+                res = _dp(nat, J, okey, "finish", exact=exact)
+                if res is None:
+                    break
+                _cost, st, path = res
+                free, _t, _r = _reconstruct(path, okey, 0)
+                sol, unplaced = _free_solution(
+                    faces, okey, free, _final_extras(st), True, leave_okey=(st[8] == 0)
+                )
+                if unplaced == 0:
+                    return sol
+        return _solve_open(faces, okey, nat, J, can_open=False)
+    Lr, nr, Lk, nk, npairs = _parse_task(task)
+    for exact in (False, True):
+        res = _dp(nat, J, okey, "task", Lr, nr, Lk, nk, npairs, exact=exact)
+        if res is None:
+            return _solve_open(faces, okey, nat, J, can_open=False)
+        _cost, st, path = res
+        free, task_groups, task_runs = _reconstruct(path, okey, Lr)
+        # the preference assumed the rest's extra okeys fit: check it
+        extras = _final_extras(st)
+        if _place_extras(free, extras) <= max(0, extras - _final_room(st)):
+            break
     kuts = [g for k, g in task_groups if k == KUT]
     pairs = [g for k, g in task_groups if k == PAIR]
-    runs = [g for k, g in _finish_task_runs(tasks_open, Lr)]
-    kinds = []
+    runs = list(task_runs)
+    groups, kinds = [], []
     for kind, _length in task:
         if kind == KUT:
             groups.append(kuts.pop(0))
@@ -571,7 +730,7 @@ def solve(faces, okey: int, task) -> Solution:
         kinds.append(kind)
     assert not kuts and not runs and not pairs
     used = [f for g in groups for f in g]
-    left = _sorted_left(_minus(faces, used))
+    left = sorted(_minus(faces, used))
     return Solution(
         can_open=True,
         groups=groups,

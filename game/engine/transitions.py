@@ -471,10 +471,11 @@ def _lay_off(state: HandState, seat: int, a: dict) -> list[dict]:
 
 def auto_lay_off_moves(state: HandState, seat: int) -> list[tuple[int, int, tuple]]:
     """K-L7 on a copy of the table: the (tile, group index, placement) moves İşle would
-    make, in order.  Natural tiles first in rack reading order (exchanges before end
-    extensions, groups in table order), repeated until nothing fits; then the real okeys
-    the player held before pressing (not those taken back by this press).  Respects K-L3
-    and K-N4."""
+    make, in order.  Natural tiles first in face order (R, Y, B, K, F by number: not the
+    rack layout, so that a replay makes the same moves), each to the first group in table
+    order that takes it (an exchange before an end extension), repeated until nothing
+    fits; then the real okeys the player held before pressing (not those taken back by
+    this press).  Respects K-L3 and K-N4."""
     sim = _Sim(state, seat)
     moves = []
     okey = state.okey
@@ -511,7 +512,7 @@ class _Sim:
         self.returned: set[int] = set()
 
     def rack_tiles(self) -> list[int]:
-        return self.rack.tiles()
+        return sorted(self.rack.tiles(), key=face_of)
 
     def count(self) -> int:
         return self.rack.count()
@@ -670,8 +671,11 @@ def timeout_discard_choice(state: HandState, seat: int) -> int:
     okey = state.okey
     rack = state.racks[seat]
     taken = state.taken
-    if taken is not None and taken in rack and face_of(taken) != okey:
-        return taken
+    if taken is not None and face_of(taken) != okey:
+        # by face, so that a replay (which names tiles by face) makes the same choice
+        same = [t for t in rack.tiles() if face_of(t) == face_of(taken)]
+        if same:
+            return taken if taken in same else same[0]
     tiles = [t for t in rack.tiles() if face_of(t) != okey]
     if not tiles:
         return rack.tiles()[0]
