@@ -13,52 +13,41 @@ from .groups import classify, natural
 from .scoring import group_accepts
 from .state import SEATS, HandState, next_seat
 from .tasks import KUT, RUN, is_finish
-from .tiles import face_of
+from .tiles import FAKE, face_of
 from .transitions import _placement, apply
 from .views import can_claim
 
 
 def _candidate_groups(tiles: list[int], okey: int, kind: str, length: int) -> list[list[int]]:
-    """Some groups of exactly ``length`` of ``kind`` from ``tiles`` (physical)."""
-    okeys = [t for t in tiles if face_of(t) == okey]
-    by_face: dict[int, int] = {}
+    """Some valid groups of exactly ``length`` of ``kind`` from ``tiles`` (physical)."""
+    okeys = []
+    by_value: dict[int, int] = {}  # natural value -> one tile showing it (F: the okey face)
     for t in tiles:
         f = face_of(t)
-        if f != okey:
-            by_face.setdefault(f, t)
+        if f == okey:
+            okeys.append(t)
+        else:
+            by_value.setdefault(okey if f == FAKE else f, t)
+    n_ok = len(okeys)
     out = []
     if kind == KUT:
-        for number in range(1, 14):
-            naturals = []
-            for colour in range(4):
-                f = colour * 13 + number - 1
-                t = by_face.get(f) if f != okey else None
-                if t is None and f == okey:
-                    t = by_face.get(52)
-                if t is not None:
-                    naturals.append(t)
-            for use_ok in range(min(len(okeys), length - 1) + 1):
+        for number in range(13):
+            naturals = [by_value[c * 13 + number] for c in range(4) if c * 13 + number in by_value]
+            for use_ok in range(min(n_ok, length - 1) + 1):
                 nat = length - use_ok
-                if nat <= len(naturals) and nat >= 1:
+                if 1 <= nat <= len(naturals):
                     out.append(naturals[:nat] + okeys[:use_ok])
     elif kind == RUN:
         for colour in range(4):
-            for start in range(1, 15 - length):
-                group, used_ok = [], 0
-                for n in range(start, start + length):
-                    f = colour * 13 + n - 1
-                    t = by_face.get(f) if f != okey else by_face.get(52)
-                    if t is None:
-                        if used_ok < len(okeys):
-                            t = okeys[used_ok]
-                            used_ok += 1
-                        else:
-                            break
-                    group.append(t)
-                else:
-                    out.append(group)
+            row = [by_value.get(colour * 13 + n) for n in range(13)]
+            for start in range(14 - length):
+                window = row[start : start + length]
+                missing = window.count(None)
+                if missing <= n_ok and missing < length:
+                    it = iter(okeys)
+                    out.append([t if t is not None else next(it) for t in window])
     else:  # pairs
-        seen = {}
+        seen: dict[int, int] = {}
         for t in tiles:
             f = face_of(t)
             if f == okey:
@@ -67,10 +56,9 @@ def _candidate_groups(tiles: list[int], okey: int, kind: str, length: int) -> li
                 out.append([seen.pop(f), t])
             else:
                 seen[f] = t
-        for f, t in seen.items():
-            if okeys and f != 52:
-                out.append([t, okeys[0]])
-    return [g for g in out if classify([face_of(t) for t in g], okey, (kind,))]
+        if okeys:
+            out += [[t, okeys[0]] for f, t in seen.items() if f != FAKE]
+    return out
 
 
 def find_task(tiles: list[int], okey: int, task) -> list[list[int]] | None:
@@ -95,8 +83,9 @@ def _names(hand: HandState, tiles) -> list[str]:
     return [hand.ids[t] for t in tiles]
 
 
-def turn_options(hand: HandState, seat: int, rng: random.Random) -> list[dict]:
-    """Some legal actions for the player whose turn it is (mixed kinds)."""
+def turn_options(hand: HandState, seat: int, rng: random.Random, search: bool = True) -> list[dict]:
+    """Some legal actions for the player whose turn it is (mixed kinds); ``search``
+    also looks for openings and new groups (the costly part)."""
     opts: list[dict] = []
     rack = hand.racks[seat]
     okey = hand.okey
@@ -111,14 +100,14 @@ def turn_options(hand: HandState, seat: int, rng: random.Random) -> list[dict]:
     tiles = rack.tiles()
     if not hand.opened[seat]:
         task = hand.task
-        if is_finish(task):
+        if is_finish(task) or not search:
             pass
-        elif rng.random() < 0.5:
+        elif rng.random() < 0.7:
             found = find_task(tiles, okey, task)
             if found and sum(map(len, found)) < len(tiles):
                 opts.append({"type": "open", "group_ids": [_names(hand, g) for g in found]})
     elif hand.opened_at[seat] != hand.turns_done[seat]:
-        for length in (3, 4):
+        for length in (3, 4) if search else ():
             for kind in (RUN, KUT):
                 for g in _candidate_groups(tiles, okey, kind, length)[:1] if rng.random() < 0.5 else ():
                     if len(g) < len(tiles):
@@ -164,8 +153,13 @@ def random_step(hand: HandState, rng: random.Random, *, p_claim=0.3, p_timeout=0
         action = {"type": "timeout"}
         apply(hand, seat, action)
         return seat, action
-    opts = turn_options(hand, seat, rng)
-    budget = undo_budget if undo_budget is not None else [3]
+    budget = undo_budget if undo_budget is not None else [3, -1, 0]
+    if len(budget) < 3:
+        budget.extend([-1, 0])
+    if budget[1] != hand.table_turn:  # searches for groups at most twice a turn
+        budget[1], budget[2] = hand.table_turn, 0
+    budget[2] += 1
+    opts = turn_options(hand, seat, rng, search=budget[2] <= 2)
     plays = [o for o in opts if o["type"] not in ("undo", "discard")]
     undos = [o for o in opts if o["type"] == "undo"]
     discards = [o for o in opts if o["type"] == "discard"]
@@ -184,7 +178,7 @@ def random_step(hand: HandState, rng: random.Random, *, p_claim=0.3, p_timeout=0
 
 def play_random_hand(hand: HandState, rng: random.Random, max_actions: int = 5000, **kw) -> int:
     """Play to the end; returns the number of actions applied."""
-    budget = [3]
+    budget = [3, -1, 0]
     n = 0
     while not hand.over:
         random_step(hand, rng, undo_budget=budget, **kw)

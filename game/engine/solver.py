@@ -331,52 +331,71 @@ def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int) -> list:
 # --------------------------------------------------------------------------------
 # the dynamic programme
 
-def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
+def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
+        ub=None, beam=None):
     """``mode``: "open" (points left), "task" (points of the arranged rest, then task
     okey weight) or "finish" (exactly one tile left, prefer a real okey).
+
+    ``ub``: prune partial states whose cost already exceeds it (costs only grow, so
+    this is exact when ``ub`` is at least the optimum).  ``beam``: keep only that many
+    cheapest states per layer (a heuristic, used to find ``ub``).
     Returns ``(cost, final_state, path)`` or ``None`` when infeasible."""
     okc, okn = divmod(okey, 13)
     okn += 1
     finish = mode == "finish"
-    scale = 1 if finish else _SCALE
-    # state: (cs0, cs1, cs2, cs3, J, tr, tk, p, fl, room) + partial residuals
+    big = 1 << 60
+    if ub is None:
+        ub = big
+    # state: (cs0, cs1, cs2, cs3, J, tr, tk, p, fl, room) + partial residuals.
+    # room (for extra okeys) is capped at the okeys still unused: more never matters.
     start = (0, 0, 0, 0, J, nr, nk, npairs, 0, 0)
     layer = {start: (0, None, None)}
     history = []
+
+    def trim(new):
+        if beam is not None and len(new) > beam:
+            keep = sorted(new.items(), key=lambda kv: kv[1][0])[:beam]
+            return dict(keep)
+        return new
+
     for n in range(1, 14):
         row = nat[n]
         for c in range(4):
             x = row[c]
             new = {}
+            get = new.get
             for st, val in layer.items():
                 cost = val[0]
                 tr = st[5]
+                jj = st[4]
                 for ncs, started, ok, tok, resid, room, det in _colour_opts(
-                    st[c], x, st[4], tr if tr < 2 else 2, Lr, n, exact
+                    st[c], x, jj, tr if tr < 2 else 2, Lr, n, exact
                 ):
-                    if started > tr:
+                    ncost = cost + tok
+                    if started > tr or ncost > ub:
                         continue
                     nst = list(st)
                     nst[c] = ncs
-                    nst[4] -= ok
+                    j2 = jj - ok
+                    nst[4] = j2
                     nst[5] = tr - started
-                    if room:
-                        r = nst[9] + room
-                        nst[9] = r if r < 2 else 2
+                    r = nst[9] + room
+                    nst[9] = r if r < j2 else j2
                     nst.append(resid)
                     nst = tuple(nst)
-                    ncost = cost + tok
-                    old = new.get(nst)
+                    old = get(nst)
                     if old is None or ncost < old[0]:
                         new[nst] = (ncost, st, det)
+            new = trim(new)
             history.append(new)
             layer = new
             if _STATS is not None:
-                _STATS.append(len(new))
+                _STATS.append(new)
             if not layer:
                 return None
         # split of the residual naturals
         new = {}
+        get = new.get
         oc = okc if okn == n else -1
         for st, val in layer.items():
             cost = val[0]
@@ -393,11 +412,15 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
                 else:
                     nfl = 0
                     ncost = cost + left * n * _SCALE + w
+                if ncost > ub:
+                    continue
+                j2 = jj - ok
                 r = rm + room
-                nst = head + (jj - ok, tr, tk - tkd, p - pd, nfl, r if r < 2 else 2)
-                old = new.get(nst)
+                nst = head + (j2, tr, tk - tkd, p - pd, nfl, r if r < j2 else j2)
+                old = get(nst)
                 if old is None or ncost < old[0]:
                     new[nst] = (ncost, st, groups)
+        new = trim(new)
         history.append(new)
         layer = new
         if not layer:
@@ -428,6 +451,7 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
             continue
         room = min(room, 2)
         cost = val[0]
+        scale = 1 if finish else _SCALE
         if finish:
             fl = st[8]
             if fl == 1:
@@ -450,6 +474,19 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
         st = prev
     path.reverse()
     return best[0], best[1], path
+
+
+BEAM = 48  # width of the heuristic pass that supplies the upper bound
+
+
+def _search(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
+    """Exact search: a narrow beam pass finds a good solution, whose cost then prunes
+    the exact DP (branch and bound; all costs are non-negative and only grow)."""
+    args = (nat, J, okey, mode, Lr, nr, Lk, nk, npairs, exact)
+    first = _dp(*args, beam=BEAM)
+    if first is None:
+        return _dp(*args)
+    return _dp(*args, ub=first[0])
 
 
 def _reconstruct(path, okey, Lr):
@@ -643,7 +680,7 @@ def _final_room(st):
 
 def _solve_open(faces, okey, nat, J, can_open=None) -> Solution:
     for exact in (False, True):
-        res = _dp(nat, J, okey, "open", exact=exact)
+        res = _search(nat, J, okey, "open", exact=exact)
         assert res is not None  # leaving everything is always possible
         _cost, st, path = res
         free, _t, _r = _reconstruct(path, okey, 0)
@@ -694,7 +731,7 @@ def solve(faces, okey: int, task) -> Solution:
     if task == ():
         if faces:
             for exact in (False, True):
-                res = _dp(nat, J, okey, "finish", exact=exact)
+                res = _search(nat, J, okey, "finish", exact=exact)
                 if res is None:
                     break
                 _cost, st, path = res
@@ -707,7 +744,7 @@ def solve(faces, okey: int, task) -> Solution:
         return _solve_open(faces, okey, nat, J, can_open=False)
     Lr, nr, Lk, nk, npairs = _parse_task(task)
     for exact in (False, True):
-        res = _dp(nat, J, okey, "task", Lr, nr, Lk, nk, npairs, exact=exact)
+        res = _search(nat, J, okey, "task", Lr, nr, Lk, nk, npairs, exact=exact)
         if res is None:
             return _solve_open(faces, okey, nat, J, can_open=False)
         _cost, st, path = res

@@ -107,7 +107,7 @@ def case(**kw):
 # ---------------------------------------------------------------- turn basics
 case(
     name="turn_basics",
-    rules=["K-D3", "K-N1", "K-N3", "K-M1"],
+    rules=["K-D3", "K-N1", "K-N2", "K-N3", "K-M1"],
     note="The starter discards without taking; the next seat to the right takes the "
     "thrown tile or draws, never both; out-of-turn actions are refused.",
     racks={0: ["R13"], 1: [], 2: [], 3: []},
@@ -581,7 +581,7 @@ case(
 
 case(
     name="new_groups_after_opening",
-    rules=["K-L1", "K-O6", "K-O4"],
+    rules=["K-L1", "K-N2", "K-O6", "K-O4"],
     task=1,
     racks={0: ["R5", "Y5", "B5", "K5", "B1", "B2", "B3", "R10", "Y10", "K10", "Y4", "Y4"],
            1: ["B12"], 2: ["Y12"], 3: ["Y11"]},  # fmt: skip

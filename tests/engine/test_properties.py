@@ -30,7 +30,7 @@ def _hand(seed: int) -> tuple[HandState, random.Random]:
 
 
 def _steps(hand: HandState, rng: random.Random):
-    budget = [3]
+    budget = [3, -1, 0]
     n = 0
     while not hand.over:
         yield random_step(hand, rng, p_claim=0.35, p_timeout=0.03, p_undo=0.15,
