@@ -74,7 +74,7 @@ class HandState:
         "thrown", "claimable", "table", "turn", "phase", "first_turn", "taken",
         "took_discard", "undo", "opened", "opened_at", "opened_pairs", "turns_done",
         "exempt", "penalties", "streak", "forced", "timeouts", "table_turn", "over",
-        "finisher", "finish_okey", "scores", "score_lines", "deal", "log", "_id_map",
+        "finisher", "finish_okey", "scores", "score_lines", "deal", "log", "picked", "_id_map",
     )  # fmt: skip
 
     def __init__(self):
@@ -112,6 +112,7 @@ class HandState:
         self.score_lines: list[dict] | None = None
         self.deal: dict = {}  # the initial deal, for exporting the hand as a scenario
         self.log: list[dict] = []  # accepted actions in scenario form
+        self.picked: list[list[int]] = [[], [], [], []]  # tiles taken from discards (public)
         self._id_map: dict[str, int] | None = None  # cache: opaque id -> tile
 
     # -- derived -----------------------------------------------------------------
@@ -176,6 +177,7 @@ class HandState:
             "score_lines": [dict(x) for x in self.score_lines] if self.score_lines else None,
             "deal": self.deal,
             "log": list(self.log),
+            "picked": [list(p) for p in self.picked],
         }
 
     @classmethod
@@ -215,6 +217,7 @@ class HandState:
         s.score_lines = [dict(x) for x in d["score_lines"]] if d["score_lines"] else None
         s.deal = d["deal"]
         s.log = list(d["log"])
+        s.picked = [list(p) for p in d.get("picked", [[], [], [], []])]
         return s
 
     def copy(self) -> HandState:

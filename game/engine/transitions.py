@@ -176,6 +176,7 @@ def _do_take_discard(state: HandState, seat: int) -> list[dict]:
     state.took_discard = True
     state.phase = "play"
     state.undo.append(("take", tile))  # K-U2
+    state.picked[seat].append(tile)
     return [{"type": "took_discard", "seat": seat, "tile": face_name(face_of(tile))}]
 
 
@@ -216,6 +217,7 @@ def _claim(state: HandState, seat: int, a: dict) -> list[dict]:
     state.thrown = None
     state.claimable = False
     rack.add(tile)
+    state.picked[seat].append(tile)
     penalty = state.deck.pop()
     rack.add(penalty)
     okey = state.okey
@@ -575,6 +577,7 @@ def _undo(state: HandState, seat: int, a: dict) -> list[dict]:
         tile = snap[1]
         rack.remove(tile)
         state.discards[state.thrower()].append(tile)
+        state.picked[seat].pop()
         state.thrown = tile
         state.taken = None
         state.took_discard = False

@@ -60,6 +60,8 @@ def view_for(hand: HandState, seat: int | None) -> dict:
                 "opened": hand.opened[s],
                 "penalty": hand.penalties[s],
                 "discards": [_tile(hand, t) for t in hand.discards[s]],
+                "picked": [face_name(face_of(t)) for t in hand.picked[s]],
+                "turns": hand.turns_done[s],
             }
             for s in range(SEATS)
         ],
@@ -70,6 +72,7 @@ def view_for(hand: HandState, seat: int | None) -> dict:
                 "tiles": [_tile(hand, t) for t in g.tiles],
                 "values": [None if v is None else face_name(v) for v in g.values],
                 "this_turn": g.turn == hand.table_turn and not hand.over,
+                "added": list(g.added(hand.table_turn)),  # K-L3 count this turn
             }
             for g in hand.table
         ],
@@ -92,6 +95,8 @@ def view_for(hand: HandState, seat: int | None) -> dict:
             cells.append({**_tile(hand, t), "islek": islek})
         my_turn = not hand.over and hand.turn == seat
         view["rack"] = {"cells": cells, "separators": sorted(rack.seps)}
+        view["opened_this_turn"] = hand.opened[seat] and hand.opened_at[seat] == hand.turns_done[seat]
+        view["okeys_exempt"] = sum(1 for at in hand.exempt[seat] if at == hand.turns_done[seat])
         view["can"] = {
             "take": my_turn and hand.phase == "take" and hand.thrown is not None
             and not hand.forced,
