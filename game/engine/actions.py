@@ -19,7 +19,7 @@ TURN_TYPES = (
     "discard", "timeout",
 )  # fmt: skip
 OUT_OF_TURN_TYPES = ("claim",)
-LAYOUT_TYPES = ("layout", "move", "separator")
+LAYOUT_TYPES = ("layout", "move", "separator", "arrange")
 ACTION_TYPES = TURN_TYPES + OUT_OF_TURN_TYPES + LAYOUT_TYPES
 
 MAX_GROUPS = 16

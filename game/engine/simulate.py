@@ -36,8 +36,9 @@ def bot_view(hand: HandState, seat: int) -> dict:
 
 
 def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
-                  observe=None) -> int:  # fmt: skip
-    """Play a hand to its end with one bot per seat; returns the number of actions."""
+                  observe=None, timings: list | None = None) -> int:  # fmt: skip
+    """Play a hand to its end with one bot per seat; returns the number of actions.
+    ``timings`` collects the seconds each bot decision took (view copy included)."""
     actions = 0
     turn_actions = 0
     last_turn = (hand.table_turn, hand.turn)
@@ -52,7 +53,10 @@ def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
         seat = hand.turn
         if observe:
             observe(hand, seat)
+        t0 = time.perf_counter()
         action = bots.choose(bot_view(hand, seat), levels[seat], rng)
+        if timings is not None:
+            timings.append(time.perf_counter() - t0)
         if turn_actions >= MAX_TURN_ACTIONS:
             action = {"type": "timeout"}
         try:
@@ -75,6 +79,11 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / n)
 
 
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
+
+
 def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> dict:
     rng = random.Random(seed)
     scores: dict[str, list[int]] = defaultdict(list)
@@ -83,6 +92,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
     could_opened: dict[str, int] = defaultdict(int)
     seats_played: dict[str, int] = defaultdict(int)
     total_actions = 0
+    timings: list[float] = []
     start = time.perf_counter()
     for h in range(hands):
         order = [levels[(s + h) % len(levels)] for s in range(4)]
@@ -99,7 +109,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
             if sol.can_open and (is_finish(task) or sum(map(len, sol.groups)) < len(faces)):
                 could_open[seat] = True
 
-        total_actions += play_bot_hand(hand, order, rng, observe)
+        total_actions += play_bot_hand(hand, order, rng, observe, timings)
         for s in range(4):
             lvl = order[s]
             scores[lvl].append(hand.scores[s])
@@ -122,6 +132,9 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
         }
     return {"hands": hands, "seconds": round(elapsed, 2),
             "hands_per_second": round(hands / elapsed, 2), "actions": total_actions,
+            "bot_move_ms": {"p50": round(_pct(timings, 0.5) * 1000, 2),
+                            "p99": round(_pct(timings, 0.99) * 1000, 2),
+                            "max": round(max(timings, default=0) * 1000, 2)},
             "levels": report}  # fmt: skip
 
 
@@ -141,6 +154,8 @@ def main(argv=None) -> int:
         print(json.dumps(r))
         return 0
     print(f"{r['hands']} hands in {r['seconds']} s ({r['hands_per_second']} hands/s)")
+    ms = r["bot_move_ms"]
+    print(f"bot move: p50 {ms['p50']} ms, p99 {ms['p99']} ms, max {ms['max']} ms")
     print(f"{'level':8} {'seats':>6} {'mean score':>11} {'±95%':>7} {'opened':>7} "
           f"{'could open':>11} {'opened when could':>18}")  # fmt: skip
     for lvl, x in r["levels"].items():

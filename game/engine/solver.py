@@ -166,11 +166,11 @@ def _cs_decode(cs: int) -> tuple[int, int, tuple]:
 
 
 _COLOUR_CACHE: dict = {}
-_STATS = None
+_STATS = None  # debugging hook: a list collects the DP layers
 
 
 def _colour_opts(
-    cs: int, x: int, j: int, tr_can: int, L: int, n: int, exact: bool
+    cs: int, x: int, j: int, tr_can: int, L: int, n: int, exact: bool, free: bool = True
 ) -> list:
     """Options for one colour at number ``n``.
 
@@ -178,7 +178,7 @@ def _colour_opts(
     ``tr_can`` task runs that may still start, ``L`` task run length.  Returns tuples
     ``(new_cs, started, okeys, task_okeys, resid, room, detail)``.
     """
-    key = (cs, x, j, tr_can, L, n, exact)
+    key = (cs, x, j, tr_can, L, n, exact, free)
     res = _COLOUR_CACHE.get(key)
     if res is not None:
         return res
@@ -187,8 +187,12 @@ def _colour_opts(
     seen = set()
     max_start = tr_can if (L and n + L - 1 <= 13) else 0
     cont = [ln + 1 for ln in ta]
-    acts_b_all = _slot_actions(b, n, exact)
-    for act_a in _slot_actions(a, n, exact):
+    if free:
+        acts_b_all = _slot_actions(b, n, exact)
+        acts_a_all = _slot_actions(a, n, exact)
+    else:  # feasibility of the task only: no free runs
+        acts_b_all = acts_a_all = [(0, 0, 0, 0, "none")]
+    for act_a in acts_a_all:
         for act_b in acts_b_all:
             if a == b and act_b[4] < act_a[4]:
                 continue  # symmetric duplicate
@@ -205,7 +209,10 @@ def _colour_opts(
                 if len(new_ta) > 2:
                     continue
                 ncs = _cs_encode(act_a[0], act_b[0], tuple(sorted(new_ta)))
-                for rt in range(min(kt, x - nf) + 1):
+                rts = range(min(kt, x - nf) + 1)
+                if not free:  # feasibility: naturals first is never worse
+                    rts = (min(kt, x - nf),)
+                for rt in rts:
                     tok = kt - rt
                     ok = of + tok
                     if ok > j:
@@ -245,7 +252,9 @@ _FREE_KUTS, _TASK_KUTS = _kut_candidates()
 _RESID_CACHE: dict = {}
 
 
-def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int) -> list:
+def _resid_opts(
+    y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int, free: bool = True
+) -> list:
     """Ways to use the residual naturals ``y`` (per colour) at one number.
 
     ``j`` okeys available, ``tk`` task küts of length ``Lk`` still needed, ``p`` pairs
@@ -254,12 +263,12 @@ def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int) -> list:
     ``(okeys, tk_done, p_done, nat_left, room, weight, groups)``; ``groups`` is a
     tuple of ``(kind, natural colours, okeys, is_task)``.
     """
-    key = (y, j, tk, Lk, p, okcol)
+    key = (y, j, tk, Lk, p, okcol, free)
     res = _RESID_CACHE.get(key)
     if res is not None:
         return res
     cands = []  # (kind, nat colours, okeys, room, is_task, weight)
-    for cols, pad, room in _FREE_KUTS:
+    for cols, pad, room in _FREE_KUTS if free else ():
         cands.append((KUT, cols, pad, room, False, 0))
     if tk:
         for cols, nok in _TASK_KUTS[Lk]:
@@ -331,58 +340,125 @@ def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int) -> list:
 # --------------------------------------------------------------------------------
 # the dynamic programme
 
+# packed DP state (one int): per colour 14 bits of colour state, then okeys left,
+# task runs to start, task küts to do, pairs to do, finish left count, room, and
+# the residual naturals of the colours already handled at the current number.
+_SH_J, _SH_TR, _SH_TK, _SH_P, _SH_FL, _SH_R, _SH_Y = 56, 58, 60, 62, 65, 66, 68
+_CS_MASK = (1 << 14) - 1
+_Y_MASK = ((1 << 8) - 1) << _SH_Y
+_OPT_CACHE: dict = {}
+_ROPT_CACHE: dict = {}
+
+
+def _unpack(st: int) -> tuple:
+    return (
+        st & _CS_MASK, (st >> 14) & _CS_MASK, (st >> 28) & _CS_MASK,
+        (st >> 42) & _CS_MASK, (st >> _SH_J) & 3, (st >> _SH_TR) & 3,
+        (st >> _SH_TK) & 3, (st >> _SH_P) & 7, (st >> _SH_FL) & 1, (st >> _SH_R) & 3,
+    )
+
+
+def _packed_colour_opts(c, cs, x, j, trc, L, n, exact, free):
+    key = (c, cs, x, j, trc, L, n, exact, free)
+    res = _OPT_CACHE.get(key)
+    if res is None:
+        res = []
+        sh = 14 * c
+        for ncs, started, ok, tok, resid, room, det in _colour_opts(
+            cs, x, j, trc, L, n, exact, free
+        ):
+            delta = (
+                ((ncs - cs) << sh) - (ok << _SH_J) - (started << _SH_TR)
+                + (resid << (_SH_Y + 2 * c))
+            )
+            res.append((delta, tok, room, det))
+        _OPT_CACHE[key] = res
+    return res
+
+
+def _packed_resid_opts(yb, j, tk, Lk, p, oc, mode, n):
+    key = (yb, j, tk, Lk, p, oc, mode, n)
+    res = _ROPT_CACHE.get(key)
+    if res is None:
+        res = []
+        y = (yb & 3, (yb >> 2) & 3, (yb >> 4) & 3, (yb >> 6) & 3)
+        free = mode != "feas"
+        finish = mode == "finish"
+        for ok, tkd, pd, left, room, w, groups in _resid_opts(y, j, tk, Lk, p, oc, free):
+            if mode == "feas":
+                dcost = w
+                dfl = 0
+            elif finish:
+                if left > 1:
+                    continue
+                dcost = left
+                dfl = left
+            else:
+                dcost = left * n * _SCALE + w
+                dfl = 0
+            delta = (
+                -(yb << _SH_Y) - (ok << _SH_J) - (tkd << _SH_TK) - (pd << _SH_P)
+                + (dfl << _SH_FL)
+            )
+            res.append((delta, dcost, room, j - ok, dfl, groups))
+        _ROPT_CACHE[key] = res
+    return res
+
+
 def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
         ub=None, beam=None):
     """``mode``: "open" (points left), "task" (points of the arranged rest, then task
-    okey weight) or "finish" (exactly one tile left, prefer a real okey).
+    okey weight), "feas" (the task groups only, cost = task okey weight) or "finish"
+    (exactly one tile left, prefer a real okey).
 
     ``ub``: prune partial states whose cost already exceeds it (costs only grow, so
     this is exact when ``ub`` is at least the optimum).  ``beam``: keep only that many
-    cheapest states per layer (a heuristic, used to find ``ub``).
-    Returns ``(cost, final_state, path)`` or ``None`` when infeasible."""
+    cheapest states per layer (a heuristic).
+    Returns ``(cost, final_state, path)`` or ``None`` when infeasible; the final state
+    is unpacked: ``(cs0, cs1, cs2, cs3, okeys, tr, tk, p, fl, room)``."""
     okc, okn = divmod(okey, 13)
     okn += 1
     finish = mode == "finish"
-    big = 1 << 60
+    free = mode != "feas"
     if ub is None:
-        ub = big
-    # state: (cs0, cs1, cs2, cs3, J, tr, tk, p, fl, room) + partial residuals.
-    # room (for extra okeys) is capped at the okeys still unused: more never matters.
-    start = (0, 0, 0, 0, J, nr, nk, npairs, 0, 0)
+        ub = 1 << 60
+    start = (J << _SH_J) | (nr << _SH_TR) | (nk << _SH_TK) | (npairs << _SH_P)
     layer = {start: (0, None, None)}
     history = []
+    r_mask = 3 << _SH_R
+
+    def rank(kv):
+        # cost so far plus the okeys that could not be placed yet (charged at the end)
+        st = kv[0]
+        over = ((st >> _SH_J) & 3) - ((st >> _SH_R) & 3)
+        return kv[1][0] + (over * OKEY_POINTS * _SCALE if over > 0 else 0)
 
     def trim(new):
         if beam is not None and len(new) > beam:
-            keep = sorted(new.items(), key=lambda kv: kv[1][0])[:beam]
-            return dict(keep)
+            return dict(sorted(new.items(), key=rank)[:beam])
         return new
 
     for n in range(1, 14):
         row = nat[n]
         for c in range(4):
             x = row[c]
+            sh = 14 * c
             new = {}
             get = new.get
             for st, val in layer.items():
                 cost = val[0]
-                tr = st[5]
-                jj = st[4]
-                for ncs, started, ok, tok, resid, room, det in _colour_opts(
-                    st[c], x, jj, tr if tr < 2 else 2, Lr, n, exact
+                tr = (st >> _SH_TR) & 3
+                for delta, tok, room, det in _packed_colour_opts(
+                    c, (st >> sh) & _CS_MASK, x, (st >> _SH_J) & 3,
+                    tr if tr < 2 else 2, Lr, n, exact, free,
                 ):
                     ncost = cost + tok
-                    if started > tr or ncost > ub:
+                    if ncost > ub:
                         continue
-                    nst = list(st)
-                    nst[c] = ncs
-                    j2 = jj - ok
-                    nst[4] = j2
-                    nst[5] = tr - started
-                    r = nst[9] + room
-                    nst[9] = r if r < j2 else j2
-                    nst.append(resid)
-                    nst = tuple(nst)
+                    nst = st + delta
+                    if room:
+                        r = ((nst >> _SH_R) & 3) + room
+                        nst = (nst & ~r_mask) | ((r if r < 2 else 2) << _SH_R)
                     old = get(nst)
                     if old is None or ncost < old[0]:
                         new[nst] = (ncost, st, det)
@@ -399,24 +475,22 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
         oc = okc if okn == n else -1
         for st, val in layer.items():
             cost = val[0]
-            y = st[10:]
-            jj, tk, p, fl, rm = st[4], st[6], st[7], st[8], st[9]
-            head = st[:4]
-            tr = st[5]
-            for ok, tkd, pd, left, room, w, groups in _resid_opts(y, jj, tk, Lk, p, oc):
-                if finish:
-                    nfl = fl + left
-                    if nfl > 1:
-                        continue
-                    ncost = cost + left
-                else:
-                    nfl = 0
-                    ncost = cost + left * n * _SCALE + w
+            fl = (st >> _SH_FL) & 1
+            for delta, dcost, room, j2, dfl, groups in _packed_resid_opts(
+                (st >> _SH_Y) & 255, (st >> _SH_J) & 3, (st >> _SH_TK) & 3, Lk,
+                (st >> _SH_P) & 7, oc, mode, n,
+            ):
+                if dfl and fl:
+                    continue
+                ncost = cost + dcost
                 if ncost > ub:
                     continue
-                j2 = jj - ok
-                r = rm + room
-                nst = head + (j2, tr, tk - tkd, p - pd, nfl, r if r < j2 else j2)
+                nst = st + delta
+                # room is capped at the okeys still unused (more never matters)
+                r = ((nst >> _SH_R) & 3) + room
+                if r > j2:
+                    r = j2
+                nst = (nst & ~r_mask) | (r << _SH_R)
                 old = get(nst)
                 if old is None or ncost < old[0]:
                     new[nst] = (ncost, st, groups)
@@ -427,7 +501,8 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
             return None
     # close the open runs at 13
     best = None
-    for st, val in layer.items():
+    for pst, val in layer.items():
+        st = _unpack(pst)
         if st[5] or st[6] or st[7]:
             continue
         jj, room = st[4], st[9]
@@ -451,42 +526,41 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
             continue
         room = min(room, 2)
         cost = val[0]
-        scale = 1 if finish else _SCALE
         if finish:
-            fl = st[8]
-            if fl == 1:
+            if st[8] == 1:
                 if jj > room:
                     continue
             else:
                 if jj < 1 or jj - 1 > room:
                     continue
-        else:
-            cost += max(0, jj - room) * OKEY_POINTS * scale
+        elif free:
+            cost += max(0, jj - room) * OKEY_POINTS * _SCALE
         if best is None or cost < best[0]:
-            best = (cost, st)
+            best = (cost, pst, st)
     if best is None:
         return None
     path = []
-    st = best[1]
+    pst = best[1]
     for layer_d in reversed(history):
-        _cost, prev, det = layer_d[st]
+        _cost, prev, det = layer_d[pst]
         path.append(det)
-        st = prev
+        pst = prev
     path.reverse()
-    return best[0], best[1], path
+    return best[0], best[2], path
 
 
-BEAM = 48  # width of the heuristic pass that supplies the upper bound
+# Task openings (K-O2): can_open is always exact.  The choice among openings (least
+# points after arranging the rest) is exact up to this many tiles, and made by a beam
+# search of this width above it (to meet the speed targets).
+EXACT_PREFERENCE_TILES = 10
+PREF_BEAM = 64
 
 
 def _search(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
     """Exact search: a narrow beam pass finds a good solution, whose cost then prunes
     the exact DP (branch and bound; all costs are non-negative and only grow)."""
     args = (nat, J, okey, mode, Lr, nr, Lk, nk, npairs, exact)
-    first = _dp(*args, beam=BEAM)
-    if first is None:
-        return _dp(*args)
-    return _dp(*args, ub=first[0])
+    return _dp(*args)
 
 
 def _reconstruct(path, okey, Lr):
@@ -743,16 +817,20 @@ def solve(faces, okey: int, task) -> Solution:
                     return sol
         return _solve_open(faces, okey, nat, J, can_open=False)
     Lr, nr, Lk, nk, npairs = _parse_task(task)
-    for exact in (False, True):
-        res = _search(nat, J, okey, "task", Lr, nr, Lk, nk, npairs, exact=exact)
-        if res is None:
-            return _solve_open(faces, okey, nat, J, can_open=False)
-        _cost, st, path = res
-        free, task_groups, task_runs = _reconstruct(path, okey, Lr)
-        # the preference assumed the rest's extra okeys fit: check it
-        extras = _final_extras(st)
-        if _place_extras(free, extras) <= max(0, extras - _final_room(st)):
-            break
+    targs = (Lr, nr, Lk, nk, npairs)
+    # 1. exact: can the task be opened at all?  (task groups only; small state space)
+    feas = _dp(nat, J, okey, "feas", *targs)
+    if feas is None:
+        return _solve_open(faces, okey, nat, J, can_open=False)
+    # 2. choose the opening that leaves the best arrangement of the rest: exact DP
+    #    for small racks, else a beam search over the same DP (falls back to the
+    #    feasibility answer if the beam loses every opening).
+    path = feas[2]
+    exact_pref = len(faces) <= EXACT_PREFERENCE_TILES
+    res = _dp(nat, J, okey, "task", *targs, beam=None if exact_pref else PREF_BEAM)
+    if res is not None:
+        path = res[2]
+    _free, task_groups, task_runs = _reconstruct(path, okey, Lr)
     kuts = [g for k, g in task_groups if k == KUT]
     pairs = [g for k, g in task_groups if k == PAIR]
     runs = list(task_runs)

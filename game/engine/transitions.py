@@ -745,6 +745,16 @@ def _separator(state: HandState, seat: int, a: dict) -> list[dict]:
     return [{"type": "layout", "seat": seat}]
 
 
+def _arrange(state: HandState, seat: int, a: dict) -> list[dict]:
+    """K-R4 Diz: a new layout with separators; nothing is opened."""
+    from .arrange import arrange  # the solver is only needed here
+
+    new = arrange(state, seat)
+    rack = state.racks[seat]
+    rack.cells, rack.seps = new.cells, new.seps
+    return [{"type": "layout", "seat": seat}]
+
+
 _HANDLERS = {
     "take_discard": _take_discard,
     "draw": _draw,
@@ -759,6 +769,7 @@ _HANDLERS = {
     "layout": _layout,
     "move": _move,
     "separator": _separator,
+    "arrange": _arrange,
 }
 
 assert len(_HANDLERS) == len(set(_HANDLERS)) and CELLS == 32

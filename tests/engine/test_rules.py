@@ -476,3 +476,39 @@ def test_engine_imports_no_django():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=str(__import__('pathlib').Path(__file__).parents[2]))  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# ---------------------------------------------------------------- K-R4 Diz
+def test_k_r4_diz_makes_the_task_ready_kuts_first_and_opens_nothing():
+    """K-R4: after Diz the task opens from the rack's segments (K-O5); küts come first
+    when the task needs küts and runs; nothing is opened by Diz itself."""
+    rack = faces("B9", "R5", "K2", "Y5", "B10", "R1", "B5", "B11", "K5", "B12", "Y13",
+                 "R9", "K7", "Y2", "B3")  # fmt: skip
+    others = [faces(*[f"Y{n}" for n in range(3, 14) if n != 5], "R2", "R3", "R4", "R6"),
+              faces(*[f"K{n}" for n in range(8, 14)], "K1", "K3", "K4", "K6", "R7", "R8",
+                    "R10", "R11"),
+              faces("R12", "R13", "B1", "B2", "B4", "B6", "B7", "B8", "K8", "K9", "K10",
+                    "Y1", "Y3", "Y4")]  # fmt: skip
+    hand = hand_from_faces(8, 3, 0, F("R13"), [rack] + others, faces("B13"))
+    before_tiles = sorted(hand.racks[0].tiles())
+    apply(hand, 0, {"type": "arrange"})
+    r = hand.racks[0]
+    assert sorted(r.tiles()) == before_tiles and not hand.opened[0] and not hand.table
+    segs = [[face_name(face_of(t)) for t in seg] for seg in r.segments()]
+    assert sorted(segs[0]) == ["B5", "K5", "R5", "Y5"]  # the küt first
+    assert segs[1] == ["B9", "B10", "B11", "B12"]
+    apply(hand, 0, {"type": "open"})  # K-O5 from the segments Diz made
+    assert hand.opened[0] and [g.kind for g in hand.table] == ["kut", "run"]
+
+
+def test_k_r4_diz_after_opening_gathers_runs_and_kuts():
+    from game.engine.arrange import layout, plan_groups
+
+    ok = F("K13")
+    fs = faces("R1", "R2", "R3", "Y7", "B7", "K7", "R9", "Y11")
+    groups = plan_groups(fs, ok, None, opened=True)
+    assert sorted(map(sorted, groups)) == sorted(map(sorted, [faces("R1", "R2", "R3"),
+                                                               faces("Y7", "B7", "K7")]))
+    rack = layout([copies_of(f)[0] for f in fs], groups)
+    segs = rack.segments()
+    assert len(segs[0]) == 3 and len(segs[1]) == 3 and len(segs[2]) == 2
