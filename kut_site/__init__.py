@@ -1,0 +1,5 @@
+"""KÜT site project package. The Celery app is loaded with Django so shared tasks bind to it."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,65 @@
+"""Site-wide views: the home page and the health check."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+logger = logging.getLogger(__name__)
+
+HEALTH_TIMEOUT_SECONDS = 3.0
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _database_check() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        row = cursor.fetchone()
+    if row is None or row[0] != 1:
+        raise RuntimeError("unexpected answer to SELECT 1")
+
+
+async def _channel_layer_check() -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+    token = secrets.token_hex(8)
+    channel = f"kut.healthz.{token}"
+    await layer.send(channel, {"type": "healthz.ping", "token": token})
+    message = await layer.receive(channel)
+    if message.get("token") != token:
+        raise RuntimeError("channel layer returned a different message")
+
+
+@never_cache
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """200 with ``{"status": "ok"}`` when the database and the channel layer answer."""
+    checks: dict[str, str] = {}
+    try:
+        await asyncio.wait_for(sync_to_async(_database_check)(), HEALTH_TIMEOUT_SECONDS)
+        checks["database"] = "ok"
+    except Exception as exc:
+        logger.warning("healthz: database check failed: %r", exc)
+        checks["database"] = f"error: {type(exc).__name__}"
+    try:
+        await asyncio.wait_for(_channel_layer_check(), HEALTH_TIMEOUT_SECONDS)
+        checks["channel_layer"] = "ok"
+    except Exception as exc:
+        logger.warning("healthz: channel layer check failed: %r", exc)
+        checks["channel_layer"] = f"error: {type(exc).__name__}"
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", "checks": checks},
+        status=200 if healthy else 503,
+    )

@@ -1,0 +1,65 @@
+"""Shared test set-up.
+
+Backends follow the environment exactly as the site does: embedded defaults (SQLite,
+in-memory channel layer, local-memory cache) unless ``DATABASE_URL`` / ``REDIS_URL`` are
+set, in which case the same tests run on PostgreSQL and Redis. The report header says
+which ones this run uses.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    # Hashing with PBKDF2 at full strength costs ~0.3 s a password on these machines.
+    # Tests run in-process with a fast hasher; the start-up test's server keeps the real one.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_report_header(config):
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    cache = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    broker = settings.CELERY_BROKER_URL.split("://", 1)[0]
+    return [
+        f"kut backends: database={database}, channel layer={layer}, cache={cache}, "
+        f"celery broker={broker}"
+    ]
+
+
+BROWSER_FIXTURES = {"page", "context", "browser", "browser_context_args"}
+
+
+def is_browser_test(item) -> bool:
+    return "e2e" in item.path.parts or bool(
+        BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's own reordering
+def pytest_collection_modifyitems(items):
+    # Browser tests last: pytest-asyncio tests that run after Playwright's event loop
+    # fail ("Runner.run() cannot be called from a running event loop").
+    items.sort(key=is_browser_test)
+
+
+@pytest.fixture
+def isolated_cache(settings):
+    """A cache namespace of this test's own (login counters etc. in Redis or locmem)."""
+    caches = {name: dict(config) for name, config in settings.CACHES.items()}
+    for config in caches.values():
+        config["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+    from django.core.cache import cache
+
+    yield cache

@@ -1,0 +1,87 @@
+import secrets
+
+from tests.conftest import ROOT
+from tests.kut_site.helpers import run_python, settings_snapshot
+
+
+def test_embedded_defaults(tmp_path):
+    snap = settings_snapshot(KUT_VAR_DIR=str(tmp_path))
+    assert snap["DEBUG"] is True
+    assert snap["database"] == "django.db.backends.sqlite3"
+    assert snap["layer"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert snap["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert snap["broker"] == "filesystem://"
+    options = snap["transport_options"]
+    assert options["data_folder_in"] == options["data_folder_out"] == str(tmp_path / "celery")
+    assert options["polling_interval"] == 0.2
+    assert "kut-heartbeat" in snap["beat_schedule"]
+    assert snap["email"] == "django.core.mail.backends.console.EmailBackend"
+    assert snap["static"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    assert snap["turn_seconds"] == 45
+
+
+def test_services_from_the_environment():
+    snap = settings_snapshot(
+        DATABASE_URL="postgres://kut:pw@db.example:5432/kut",
+        REDIS_URL="redis://redis.example:6379/2",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        EMAIL_HOST="smtp.example",
+        KUT_TURN_SECONDS="30",
+    )
+    assert snap["DEBUG"] is False  # services configured: DEBUG defaults to off
+    assert snap["database"] == "django.db.backends.postgresql"
+    assert snap["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert snap["layer"]["CONFIG"]["hosts"] == [
+        {"address": "redis://redis.example:6379/2", "socket_timeout": None}
+    ]
+    assert snap["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert snap["cache_location"] == "redis://redis.example:6379/2"
+    assert snap["broker"] == "redis://redis.example:6379/2"
+    assert snap["email"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert snap["static"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert snap["session_cookie_secure"] is True
+    assert snap["turn_seconds"] == 30
+
+
+def test_secret_key_is_required_without_debug():
+    result = run_python("import django; django.setup()", DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_bad_boolean_is_a_clear_error():
+    result = run_python("import django; django.setup()", DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DEBUG must be a boolean" in result.stderr
+
+
+def test_check_deploy_is_clean_in_production_settings(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.kut_site.helpers import site_env
+
+    env = site_env(
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="kut.example.com",
+        CSRF_TRUSTED_ORIGINS="https://kut.example.com",
+        SECURE_SSL_REDIRECT="1",
+        SECURE_HSTS_SECONDS="31536000",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="1",
+        SECURE_HSTS_PRELOAD="1",
+        SECURE_PROXY_SSL_HEADER="1",
+        KUT_VAR_DIR=str(tmp_path),
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "System check identified no issues" in output
+    assert "WARNINGS" not in output
