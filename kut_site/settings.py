@@ -207,6 +207,7 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DATA_DIR),
         "data_folder_out": str(CELERY_DATA_DIR),
+        "control_folder": str(VAR_DIR / "celery-control"),  # not ./control
         "polling_interval": 0.2,
     }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from .errors import RuleError
-from .groups import classify, natural
+from .groups import natural
 from .scoring import group_accepts
 from .state import SEATS, HandState, next_seat
 from .tasks import KUT, RUN, is_finish

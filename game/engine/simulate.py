@@ -61,8 +61,8 @@ def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
             action = {"type": "timeout"}
         try:
             apply(hand, seat, action)
-        except EngineError as exc:  # a bot bug must not hang a table: complete the turn
-            raise RuntimeError(f"bot {levels[seat]} made an illegal move {action}: {exc}")
+        except EngineError as exc:  # a bot's illegal move is a bug: say which
+            raise RuntimeError(f"bot {levels[seat]} made an illegal move {action}") from exc
         actions += 1
         now = (hand.table_turn, hand.turn)
         turn_actions = 0 if now != last_turn else turn_actions + 1

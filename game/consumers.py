@@ -1,0 +1,171 @@
+"""The match socket ``/ws/match/<id>/`` — thin: parse, call the service, reply.
+
+A user is bound to their own seat (from the session, never from the message); watchers
+get the watcher view only where the table allows watching.  Replies: every seat gets its
+new view through the broadcast; the sender alone gets an error frame in Turkish.  Bad
+input (malformed JSON, unknown types, frames over 16 KiB, floods) gets an error frame
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from game import services
+from game.broadcast import seat_group, watch_group
+from game.engine.errors import EngineError
+from game.frames import match_frame
+from game.messages import message_for
+from game.models import Match
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 16 * 1024
+RATE_PER_SECOND = 10.0  # sustained messages per connection
+RATE_BURST = 30.0
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    match_id: int
+    seat: int | None = None
+    group: str | None = None
+
+    # -- connection ------------------------------------------------------------------
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4001)
+            return
+        try:
+            self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4004)
+            return
+        info = await self._seat_info(user)
+        if info is None:
+            await self.close(code=4004)
+            return
+        seat, watchers_allowed = info
+        if seat is None and not watchers_allowed:
+            await self.close(code=4003)
+            return
+        self.seat = seat
+        self.group = (
+            seat_group(self.match_id, seat) if seat is not None else watch_group(self.match_id)
+        )
+        self.tokens = RATE_BURST
+        self.stamp = time.monotonic()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(f"user.{user.pk}", self.channel_name)
+        await self.accept()
+        if seat is not None:
+            await database_sync_to_async(services.match_seat_connected)(self.match_id, seat, True)
+        await self.send_snapshot()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            user = self.scope.get("user")
+            await self.channel_layer.group_discard(f"user.{user.pk}", self.channel_name)
+            if self.seat is not None:
+                await database_sync_to_async(services.match_seat_connected)(
+                    self.match_id, self.seat, False
+                )
+
+    @database_sync_to_async
+    def _seat_info(self, user):
+        try:
+            match = Match.objects.get(pk=self.match_id)
+        except Match.DoesNotExist:
+            return None
+        return services.seat_of(match, user), match.watchers_allowed
+
+    @database_sync_to_async
+    def _frame(self):
+        match = Match.objects.get(pk=self.match_id)
+        return match_frame(match, self.seat)
+
+    async def send_snapshot(self):
+        await self.send(text_data=json.dumps(await self._frame(), ensure_ascii=False))
+
+    async def send_error(self, code: str, version=None):
+        await self.send(text_data=json.dumps(
+            {"type": "error", "code": code, "message": message_for(code), "version": version},
+            ensure_ascii=False,
+        ))  # fmt: skip
+
+    # -- input ---------------------------------------------------------------------------
+    def _allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.stamp) * RATE_PER_SECOND)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None:
+            await self.send_error("bad_json")
+            return
+        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+            await self.send_error("too_large")
+            return
+        if not self._allow():
+            await self.send_error("rate_limited")
+            return
+        try:
+            msg = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self.send_error("bad_json")
+            return
+        if not isinstance(msg, dict):
+            await self.send_error("bad_json")
+            return
+        kind = msg.get("type")
+        if kind == "sync":
+            await self.send_snapshot()
+        elif kind == "ping":
+            await self.send(text_data=json.dumps({"type": "pong"}))
+        elif kind == "action":
+            await self.handle_action(msg)
+        else:
+            await self.send_error("unknown_message")
+
+    async def handle_action(self, msg: dict):
+        if self.seat is None:
+            await self.send_error("watcher")
+            return
+        action = msg.get("action")
+        version = msg.get("version")
+        if not isinstance(action, dict) or (
+            version is not None and (isinstance(version, bool) or not isinstance(version, int))
+        ):
+            await self.send_error("bad_action")
+            return
+        try:
+            await database_sync_to_async(services.match_apply_action)(
+                self.match_id, self.seat, action, version
+            )
+        except services.ServiceError as exc:
+            await self.send_error(exc.code)
+            if exc.code == "stale_version":
+                await self.send_snapshot()
+        except EngineError as exc:
+            await self.send_error(exc.code)
+        except Exception:  # never crash the socket; the player gets a clear message
+            log.exception("action failed on match %s", self.match_id)
+            await self.send_error("server_error")
+
+    # -- group messages ---------------------------------------------------------------------
+    async def match_frame(self, event):
+        await self.send(text_data=json.dumps(event["frame"], ensure_ascii=False))
+
+    async def user_kick(self, event):
+        await self.send_error(event.get("reason", "kicked"))
+        await self.close(code=4008)

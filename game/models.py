@@ -1,0 +1,132 @@
+"""Matches, seats, the append-only action log and hand results.
+
+The engine state lives in ``Match.state`` as JSON with a ``version`` that every
+accepted action increments.  Only ``game.services`` writes these rows (under a row
+lock); nothing here holds rules.  The seed and the state hold secrets (deck order,
+every rack): they never leave the server except through per-seat views.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        BETWEEN = "between", _("Between hands")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+        ABORTED = "aborted", _("Aborted")
+
+    game = models.CharField(max_length=20, default="kut")
+    tasks = models.PositiveSmallIntegerField(choices=[(5, "5"), (8, "8"), (12, "12")])
+    rated = models.BooleanField(default=True)
+    watchers_allowed = models.BooleanField(default=False)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
+    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    seed = models.CharField(max_length=64)  # secret: never sent to a client
+    turn_started = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)  # turn timeout or next hand
+    bot_due = models.DateTimeField(null=True, blank=True)  # when a bot should move
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="hosted_matches",
+    )  # fmt: skip
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="match_status_deadline"),
+            models.Index(fields=["status", "bot_due"], name="match_status_botdue"),
+            models.Index(fields=["status", "-finished_at"], name="match_status_finished"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.get_status_display()})"
+
+    @property
+    def running(self) -> bool:
+        return self.status in (self.Status.PLAYING, self.Status.BETWEEN)
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="match_seats",
+    )  # fmt: skip
+    bot_level = models.CharField(max_length=10, blank=True)  # set: a bot plays this seat
+    away = models.BooleanField(default=False)  # K-N7: a bot plays for the human
+    away_since = models.DateTimeField(null=True, blank=True)  # P-5: 3 minutes
+    connected = models.BooleanField(default=False)
+    left = models.BooleanField(default=False)  # K-X3: left the match; a bot took over
+    left_at = models.DateTimeField(null=True, blank=True)
+    left_in_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
+        ]
+        indexes = [models.Index(fields=["user", "match"], name="matchseat_user_match")]
+
+    def __str__(self) -> str:
+        who = self.user or f"bot:{self.bot_level}"
+        return f"{self.match_id}/{self.seat} {who}"
+
+    @property
+    def bot_controlled(self) -> bool:
+        return bool(self.bot_level) or self.away or self.left or self.user_id is None
+
+
+class MatchAction(models.Model):
+    """Append-only: one row per accepted action, in version order."""
+
+    class Actor(models.TextChoices):
+        HUMAN = "human", _("Player")
+        BOT = "bot", _("Bot")
+        TIMER = "timer", _("Timer")
+        SYSTEM = "system", _("System")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField()  # the match version this action produced
+    hand_no = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=20)
+    payload = models.JSONField(default=dict)
+    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.HUMAN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="matchaction_unique_version"),
+        ]
+        ordering = ["match", "version"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} v{self.version} {self.kind}"
+
+
+class HandResult(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hand_results")
+    hand_no = models.PositiveSmallIntegerField()
+    task_no = models.PositiveSmallIntegerField()
+    finisher = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField()  # four hand scores
+    lines = models.JSONField()  # the reasons per seat (kut.md section 9)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand_no"], name="handresult_unique_hand"),
+        ]
+        ordering = ["match", "hand_no"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} hand {self.hand_no}"

@@ -1,0 +1,438 @@
+"""The one path for every write to a match (house style: "One path for every action").
+
+Human moves (consumer), bot moves, timeouts and the next-hand timer (Celery) and admin
+actions all call these functions.  Each one:
+
+1. opens a transaction and locks the match row (``select_for_update``);
+2. refuses a stale ``expected_version``; applies an overdue timeout first;
+3. lets the engine apply the action (an illegal one raises and nothing is saved);
+4. saves the new state with ``version + 1``, the next deadline and one ``MatchAction``;
+5. after commit, broadcasts every seat its own view and schedules bot moves.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from game.engine import bots
+from game.engine.deal import SeededRNG, new_seed
+from game.engine.errors import EngineError
+from game.engine.match import MatchState, new_match, record_hand, start_next_hand
+from game.engine.transitions import apply
+from game.engine.views import can_claim, view_for
+from game.models import HandResult, Match, MatchAction, MatchSeat
+
+BOT_LEVELS = bots.LEVELS
+
+
+class ServiceError(Exception):
+    """A refused request that is not a rule of the game (stale version, not seated…)."""
+
+    def __init__(self, code: str, detail: str = ""):
+        self.code = code
+        self.detail = detail
+        super().__init__(f"{code}: {detail}" if detail else code)
+
+
+@dataclass
+class Outcome:
+    match: Match
+    events: list
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or timezone.now()
+
+
+def _turn_seconds() -> int:
+    return settings.KUT_TURN_SECONDS
+
+
+def _rng_for_hand(seed: str, hand_no: int) -> SeededRNG:
+    return SeededRNG(f"{seed}:{hand_no}")
+
+
+def _seats(match: Match) -> list[MatchSeat]:
+    return list(match.seats.order_by("seat"))
+
+
+def _turn_key(ms: MatchState):
+    h = ms.hand
+    return (ms.hand_no, h.table_turn, h.turn) if h is not None else None
+
+
+def _bot_seats(seats: list[MatchSeat]) -> set[int]:
+    return {s.seat for s in seats if s.bot_controlled}
+
+
+def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetime,
+              turn_changed: bool) -> None:  # fmt: skip
+    """Deadlines and bot timing after a change (K-N6, K-M4, P-3)."""
+    hand = ms.hand
+    if match.status == Match.Status.PLAYING and hand is not None and not hand.over:
+        if turn_changed or match.turn_started is None:
+            match.turn_started = now
+        if match.rated:
+            match.deadline = match.turn_started + timedelta(seconds=_turn_seconds())
+        else:
+            match.deadline = None  # P-3: test tables have no move timer
+        botset = _bot_seats(seats)
+        bot_turn = hand.turn in botset
+        bot_claim = hand.claimable and any(can_claim(hand, s) for s in botset)
+        if bot_turn or bot_claim:
+            match.bot_due = now + timedelta(seconds=settings.KUT_BOT_DELAY_SECONDS)
+        else:
+            match.bot_due = None
+    else:
+        match.turn_started = None
+        match.bot_due = None
+
+
+def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
+    hand = ms.hand
+    if hand is None or not hand.over or len(ms.results) >= ms.hand_no:
+        return
+    result = record_hand(ms)
+    HandResult.objects.create(
+        match=match, hand_no=result["hand_no"], task_no=result["task_no"],
+        finisher=result["finisher"], scores=result["scores"], lines=result["lines"],
+    )  # fmt: skip
+    if ms.over:
+        match.status = Match.Status.FINISHED
+        match.finished_at = now
+        match.deadline = None
+        transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
+    else:
+        match.status = Match.Status.BETWEEN
+        match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
+
+
+def _on_finished(match_id: int) -> None:
+    """Hook for ranking and history (lobby/accounts listen through this setting)."""
+    from django.utils.module_loading import import_string
+
+    for path in getattr(settings, "KUT_MATCH_FINISHED_HOOKS", []):
+        import_string(path)(match_id)
+
+
+def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | None) -> None:
+    """Store the new state as ``version + 1`` with its log row; broadcast after commit."""
+    match.state = ms.to_dict()
+    match.version += 1
+    if log is not None:
+        seat, kind, payload, actor = log
+        MatchAction.objects.create(
+            match=match, version=match.version, hand_no=ms.hand_no, seat=seat, kind=kind,
+            payload=payload, actor=actor,
+        )  # fmt: skip
+    _schedule(match, ms, seats, now, _turn_key(ms) != turn_before)
+    match.save()
+    mid = match.pk
+    transaction.on_commit(lambda: _after_commit(mid))
+
+
+def _after_commit(match_id: int) -> None:
+    from game import broadcast, runner
+
+    broadcast.match_broadcast(match_id)
+    runner.kick(match_id)
+
+
+def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
+    """K-N7: complete the turn of the seat whose time ran out."""
+    hand = ms.hand
+    seat = hand.turn
+    turn_before = _turn_key(ms)
+    events = apply(hand, seat, {"type": "timeout"})
+    ms_seat = seats[seat]
+    if hand.timeouts[seat] >= 2 and not ms_seat.away and not ms_seat.bot_level:
+        ms_seat.away = True  # K-N7: a bot plays the seat until the player acts again
+        ms_seat.away_since = now
+        ms_seat.save(update_fields=["away", "away_since"])
+    _finish_hand_if_over(match, ms, now)
+    _save(match, ms, seats, now, turn_before,
+          (seat, "timeout", {"type": "timeout"}, MatchAction.Actor.TIMER))
+    return events
+
+
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ServiceError("no_such_match") from None
+
+
+# --- creating and starting ----------------------------------------------------------------
+
+
+def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rated=True,
+                 watchers_allowed=False, host=None, seed: str | None = None,
+                 now: datetime | None = None, rematch_of=None) -> Match:  # fmt: skip
+    """Create a match for four seats (a user or None per seat; None seats get a bot of
+    ``bot_levels[seat]``, default normal) and deal hand 1 (``match_start``)."""
+    if tasks not in (5, 8, 12):
+        raise ServiceError("bad_tasks")
+    if len(users) != 4:
+        raise ServiceError("four_seats")
+    levels = list(bot_levels or ["normal"] * 4)
+    now = _now(now)
+    with transaction.atomic():
+        match = Match.objects.create(
+            tasks=tasks, rated=rated, watchers_allowed=watchers_allowed, host=host,
+            seed=seed or new_seed(), rematch_of=rematch_of,
+        )  # fmt: skip
+        for seat, user in enumerate(users):
+            level = "" if user is not None else (levels[seat] or "normal")
+            if level and level not in BOT_LEVELS:
+                raise ServiceError("bad_bot_level")
+            MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level)
+        match_start(match, now)
+    return match
+
+
+def match_start(match: Match, now: datetime) -> None:
+    """K-M6: draw the first starter and deal hand 1 (inside the creating transaction)."""
+    ms = new_match(match.tasks, _rng_for_hand(match.seed, 1))
+    seats = _seats(match)
+    match.status = Match.Status.PLAYING
+    match.version = 0
+    _save(match, ms, seats, now, None, (None, "start", {}, MatchAction.Actor.SYSTEM))
+
+
+# --- the action path ---------------------------------------------------------------------
+
+
+def match_apply_action(match_id: int, seat: int, action: dict, expected_version: int | None,
+                       now: datetime | None = None,
+                       actor: str = MatchAction.Actor.HUMAN) -> Outcome:  # fmt: skip
+    """Apply one action of ``seat``.  Raises ServiceError or an EngineError (whose
+    ``code`` is stable); nothing of the refused action is saved."""
+    now = _now(now)
+    error: Exception | None = None
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.PLAYING:
+            raise ServiceError("match_not_running")
+        if expected_version is not None and expected_version != match.version:
+            raise ServiceError("stale_version", f"now at {match.version}")
+        seats = _seats(match)
+        ms = MatchState.from_dict(match.state)
+        events: list = []
+        if match.deadline is not None and now >= match.deadline:
+            events += _apply_timeout(match, ms, seats, now)  # the timer ran out first
+            if match.status != Match.Status.PLAYING:
+                raise ServiceError("match_not_running")
+        turn_before = _turn_key(ms)
+        try:
+            events += apply(ms.hand, seat, action)
+        except EngineError as exc:
+            error = exc
+        if error is None:
+            if actor == MatchAction.Actor.HUMAN:
+                s = seats[seat]
+                if s.away:
+                    s.away = False  # the player acts again (K-N7)
+                    s.away_since = None
+                    s.save(update_fields=["away", "away_since"])
+            _finish_hand_if_over(match, ms, now)
+            kind = action.get("type", "") if isinstance(action, dict) else ""
+            _save(match, ms, seats, now, turn_before, (seat, kind, action, actor))
+    if error is not None:
+        raise error
+    return Outcome(match, events)
+
+
+def match_expire_turn(match_id: int, expected_version: int | None = None,
+                      now: datetime | None = None) -> bool:  # fmt: skip
+    """Apply the timeout of an overdue turn (idempotent: a second call, or a call for an
+    older version, does nothing).  Returns whether a timeout was applied."""
+    now = _now(now)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.PLAYING or match.deadline is None:
+            return False
+        if expected_version is not None and expected_version != match.version:
+            return False
+        if now < match.deadline:
+            return False
+        seats = _seats(match)
+        ms = MatchState.from_dict(match.state)
+        _apply_timeout(match, ms, seats, now)
+        return True
+
+
+def match_next_hand(match_id: int, expected_version: int | None = None,
+                    now: datetime | None = None, force: bool = False) -> bool:  # fmt: skip
+    """K-M4: after the score table, deal the next task's hand (idempotent)."""
+    now = _now(now)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.BETWEEN:
+            return False
+        if expected_version is not None and expected_version != match.version:
+            return False
+        if not force and match.deadline is not None and now < match.deadline:
+            return False
+        seats = _seats(match)
+        ms = MatchState.from_dict(match.state)
+        turn_before = _turn_key(ms)
+        start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
+        match.status = Match.Status.PLAYING
+        match.deadline = None
+        _save(match, ms, seats, now, turn_before,
+              (None, "next_hand", {"type": "next_hand"}, MatchAction.Actor.SYSTEM))
+        return True
+
+
+def match_play_bot(match_id: int, expected_version: int | None = None,
+                   now: datetime | None = None, rng: random.Random | None = None) -> bool:  # fmt: skip
+    """One bot decision: a bot claim if a bot wants the thrown tile, else the move of a
+    bot-controlled seat whose turn it is.  Returns whether an action was applied."""
+    now = _now(now)
+    rng = rng or random.Random()
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.PLAYING:
+            return False
+        if expected_version is not None and expected_version != match.version:
+            return False
+        seats = _seats(match)
+        ms = MatchState.from_dict(match.state)
+        hand = ms.hand
+        botset = _bot_seats(seats)
+        choice = None
+        if hand.claimable:
+            for k in (1, 2, 3):
+                s = (hand.turn + k) % 4
+                if s in botset and can_claim(hand, s):
+                    level = seats[s].bot_level or "normal"
+                    if bots.wants_claim(_bot_view(hand, s), level, rng):
+                        choice = (s, {"type": "claim"})
+                        break
+        if choice is None and hand.turn in botset:
+            s = hand.turn
+            level = seats[s].bot_level or "normal"
+            action = bots.choose(_bot_view(hand, s), level, rng)
+            if action is not None:
+                choice = (s, action)
+        if choice is None:
+            match.bot_due = None
+            match.save(update_fields=["bot_due"])
+            return False
+        seat, action = choice
+        turn_before = _turn_key(ms)
+        try:
+            apply(hand, seat, action)
+        except EngineError:
+            # never let a bot stall a table: the rules complete its turn instead
+            if seat != hand.turn:
+                return False
+            action = {"type": "timeout"}
+            apply(hand, seat, action)
+        _finish_hand_if_over(match, ms, now)
+        _save(match, ms, seats, now, turn_before,
+              (seat, action["type"], action, MatchAction.Actor.BOT))
+        return True
+
+
+def _bot_view(hand, seat: int) -> dict:
+    """P-1: a bot gets a detached JSON copy of its seat's view, nothing else."""
+    import json
+
+    return json.loads(json.dumps(view_for(hand, seat)))
+
+
+def match_seat_connected(match_id: int, seat: int, connected: bool) -> None:
+    updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
+    if updated:
+        transaction.on_commit(lambda: _presence(match_id))
+
+
+def _presence(match_id: int) -> None:
+    from game import broadcast
+
+    broadcast.match_broadcast(match_id)
+
+
+def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
+    """K-X3: the player leaves; a bot takes the seat for the rest of the match.  When no
+    human is left, the match is closed as abandoned."""
+    now = _now(now)
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = match.seats.filter(user=user, left=False).first()
+        if seat is None:
+            raise ServiceError("not_seated")
+        seat.left = True
+        seat.left_at = now
+        ms = MatchState.from_dict(match.state)
+        seat.left_in_hand = ms.hand_no
+        seat.save(update_fields=["left", "left_at", "left_in_hand"])
+        seats = _seats(match)
+        humans = [s for s in seats if s.user_id and not s.left]
+        if not match.running:
+            match.save()
+            return seat
+        if not humans:  # K-X3: no human left: the table closes
+            match.status = Match.Status.ABANDONED
+            match.finished_at = now
+            match.deadline = None
+        turn_before = _turn_key(ms)
+        _save(match, ms, seats, now, turn_before,
+              (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM))
+        return seat
+
+
+def match_abort(match_id: int, now: datetime | None = None) -> None:
+    """Admin: stop a running match; nothing is written to any ranking."""
+    now = _now(now)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running:
+            raise ServiceError("match_not_running")
+        match.status = Match.Status.ABORTED
+        match.finished_at = now
+        match.deadline = None
+        match.bot_due = None
+        match.version += 1
+        match.save()
+        mid = match.pk
+        transaction.on_commit(lambda: _after_commit(mid))
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def seat_of(match: Match, user) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for s in match.seats.all():
+        if s.user_id == user.pk and not s.left:
+            return s.seat
+    return None
+
+
+def match_replay(match: Match) -> MatchState:
+    """Rebuild the state from the seed and the action log (determinism check, replays)."""
+    ms = None
+    for act in match.actions.order_by("version"):
+        if act.kind == "start":
+            ms = new_match(match.tasks, _rng_for_hand(match.seed, 1))
+        elif act.kind == "next_hand":
+            start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
+        elif act.kind == "leave":
+            continue
+        else:
+            apply(ms.hand, act.seat, act.payload)
+            if ms.hand.over and len(ms.results) < ms.hand_no:
+                record_hand(ms)
+    return ms
