@@ -159,8 +159,14 @@ def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
         ms_seat.away_since = now
         ms_seat.save(update_fields=["away", "away_since"])
     _finish_hand_if_over(match, ms, now)
-    _save(match, ms, seats, now, turn_before,
-          (seat, "timeout", {"type": "timeout"}, MatchAction.Actor.TIMER))
+    _save(
+        match,
+        ms,
+        seats,
+        now,
+        turn_before,
+        (seat, "timeout", {"type": "timeout"}, MatchAction.Actor.TIMER),
+    )
     return events
 
 
@@ -288,8 +294,14 @@ def match_next_hand(match_id: int, expected_version: int | None = None,
         start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
         match.status = Match.Status.PLAYING
         match.deadline = None
-        _save(match, ms, seats, now, turn_before,
-              (None, "next_hand", {"type": "next_hand"}, MatchAction.Actor.SYSTEM))
+        _save(
+            match,
+            ms,
+            seats,
+            now,
+            turn_before,
+            (None, "next_hand", {"type": "next_hand"}, MatchAction.Actor.SYSTEM),
+        )
         return True
 
 
@@ -339,8 +351,14 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
             action = {"type": "timeout"}
             apply(hand, seat, action)
         _finish_hand_if_over(match, ms, now)
-        _save(match, ms, seats, now, turn_before,
-              (seat, action["type"], action, MatchAction.Actor.BOT))
+        _save(
+            match,
+            ms,
+            seats,
+            now,
+            turn_before,
+            (seat, action["type"], action, MatchAction.Actor.BOT),
+        )
         return True
 
 
@@ -387,8 +405,14 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             match.finished_at = now
             match.deadline = None
         turn_before = _turn_key(ms)
-        _save(match, ms, seats, now, turn_before,
-              (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM))
+        _save(
+            match,
+            ms,
+            seats,
+            now,
+            turn_before,
+            (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM),
+        )
         return seat
 
 

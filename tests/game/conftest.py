@@ -23,8 +23,9 @@ def _game_settings(settings):
 @pytest.fixture
 def players(db):
     return [
-        User.objects.create_user(username=f"oyuncu{i}", email=f"o{i}@example.com",
-                                 password="kirmizi-yedi-okey-42")  # fmt: skip
+        User.objects.create_user(
+            username=f"oyuncu{i}", email=f"o{i}@example.com", password="kirmizi-yedi-okey-42"
+        )  # fmt: skip
         for i in range(4)
     ]
 
