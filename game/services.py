@@ -117,7 +117,8 @@ def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
 
 
 def _on_finished(match_id: int) -> None:
-    """Hook for ranking and history (lobby/accounts listen through this setting)."""
+    """After a match ends (finished or abandoned): call ``KUT_MATCH_FINISHED_HOOKS``
+    (dotted paths, each called with the match id) — ranking and history live there."""
     from django.utils.module_loading import import_string
 
     for path in getattr(settings, "KUT_MATCH_FINISHED_HOOKS", []):
@@ -404,6 +405,7 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             match.status = Match.Status.ABANDONED
             match.finished_at = now
             match.deadline = None
+            transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
         turn_before = _turn_key(ms)
         _save(
             match,
