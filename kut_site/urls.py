@@ -8,6 +8,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("lobby/", include("lobby.urls")),
+    path("", include("game.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
