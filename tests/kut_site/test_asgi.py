@@ -18,6 +18,7 @@ async def test_home_page_through_asgi():
     assert "KÜT".encode() in response["body"]
 
 
+@pytest.mark.django_db
 async def test_websocket_from_a_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(
         application, "/ws/anything/", headers=[(b"origin", b"http://evil.example")]
