@@ -80,6 +80,23 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
+def deal_order(deal: dict) -> list[str]:
+    """The dealt order of all tiles as faces: the indicator, each seat's rack in seat
+    order, then the deck from the top (the "deck order" a commitment covers)."""
+    from .tiles import tile_name
+
+    tiles = [deal["indicator"], *[t for r in deal["racks"] for t in r], *deal["deck"]]
+    return [tile_name(t) for t in tiles]
+
+
+def commitment(order: list[str], salt: str) -> str:
+    """SHA-256 over the salt and the dealt order: published when the hand starts, the
+    salt and the order are revealed when it ends, so anyone can check the shuffle was
+    fixed in advance (provably fair, beyond P-2)."""
+    text = "kut-deal-v1|" + salt + "|" + ",".join(order)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def make_ids(rng: random.Random) -> list[str]:
     """Per-hand opaque tile ids (K-T7): random, unique, unrelated to the face."""
     ids: list[str] = []
@@ -113,7 +130,9 @@ def new_hand(tasks: int, task_no: int, starter: int, rng: random.Random) -> Hand
         n = STARTER_TILES if seat == starter else HAND_TILES
         racks[seat] = tiles[pos : pos + n]
         pos += n
-    return hand_from_tiles(tasks, task_no, starter, indicator, racks, tiles[pos:], make_ids(rng))
+    ids = make_ids(rng)
+    salt = f"{rng.getrandbits(128):032x}"
+    return hand_from_tiles(tasks, task_no, starter, indicator, racks, tiles[pos:], ids, salt)
 
 
 def hand_from_tiles(
@@ -124,6 +143,7 @@ def hand_from_tiles(
     racks: list[list[int]],
     deck_top_first: list[int],
     ids: list[str],
+    salt: str | None = None,
 ) -> HandState:
     task_for(tasks, task_no)  # validates
     s = HandState()
@@ -139,6 +159,8 @@ def hand_from_tiles(
         "racks": [list(r) for r in racks],
         "deck": list(deck_top_first),
     }
+    s.deal["salt"] = salt or ""
+    s.deal["commitment"] = commitment(deal_order(s.deal), s.deal["salt"])
     return s
 
 
@@ -180,5 +202,7 @@ def hand_from_faces(
     ind = take(indicator)
     rack_tiles = [[take(f) for f in rack] for rack in racks]
     deck = [take(f) for f in deck_top_first]
-    return hand_from_tiles(tasks, task_no, starter, ind, rack_tiles, deck,
-                           make_ids(rng or SeededRNG(b"scenario")))  # fmt: skip
+    rng = rng or SeededRNG(b"scenario")
+    ids = make_ids(rng)
+    return hand_from_tiles(tasks, task_no, starter, ind, rack_tiles, deck, ids,
+                           f"{rng.getrandbits(128):032x}")  # fmt: skip

@@ -170,7 +170,8 @@ _STATS = None  # debugging hook: a list collects the DP layers
 
 
 def _colour_opts(
-    cs: int, x: int, j: int, tr_can: int, L: int, n: int, exact: bool, free: bool = True
+    cs: int, x: int, j: int, tr_can: int, L: int, n: int, exact: bool, free: bool = True,
+    swap: bool = False,
 ) -> list:
     """Options for one colour at number ``n``.
 
@@ -178,7 +179,7 @@ def _colour_opts(
     ``tr_can`` task runs that may still start, ``L`` task run length.  Returns tuples
     ``(new_cs, started, okeys, task_okeys, resid, room, detail)``.
     """
-    key = (cs, x, j, tr_can, L, n, exact, free)
+    key = (cs, x, j, tr_can, L, n, exact, free, swap)
     res = _COLOUR_CACHE.get(key)
     if res is not None:
         return res
@@ -218,6 +219,8 @@ def _colour_opts(
                     if ok > j:
                         continue
                     resid = x - nf - rt
+                    if swap and resid and "gap" in (act_a[4], act_b[4]):
+                        continue  # the okey could swap with the natural (c, n)
                     sig = (ncs, starts, ok, tok, resid, room)
                     if sig in seen:
                         continue
@@ -346,8 +349,12 @@ def _resid_opts(
 _SH_J, _SH_TR, _SH_TK, _SH_P, _SH_FL, _SH_R, _SH_Y = 56, 58, 60, 62, 65, 66, 68
 _CS_MASK = (1 << 14) - 1
 _Y_MASK = ((1 << 8) - 1) << _SH_Y
-_OPT_CACHE: dict = {}
-_ROPT_CACHE: dict = {}
+_SHC = 80  # DP values: cost << _SHC | predecessor state
+_LOW = (1 << _SHC) - 1
+_KMASK = 0xFFF << 14  # okeys, task runs, task küts, pairs, finish flag, room
+_RKMASK = ~(3 << 2)  # resid key: everything above _SH_J but the task runs
+_CTAB: dict = {}
+_RTAB: dict = {}
 
 
 def _unpack(st: int) -> tuple:
@@ -358,51 +365,81 @@ def _unpack(st: int) -> tuple:
     )
 
 
-def _packed_colour_opts(c, cs, x, j, trc, L, n, exact, free):
-    key = (c, cs, x, j, trc, L, n, exact, free)
-    res = _OPT_CACHE.get(key)
-    if res is None:
-        res = []
-        sh = 14 * c
-        for ncs, started, ok, tok, resid, room, det in _colour_opts(
-            cs, x, j, trc, L, n, exact, free
-        ):
-            delta = (
-                ((ncs - cs) << sh) - (ok << _SH_J) - (started << _SH_TR)
-                + (resid << (_SH_Y + 2 * c))
-            )
-            res.append((delta, tok, room, det))
-        _OPT_CACHE[key] = res
-    return res
+def _colour_table(c, x, L, n, exact, free, swap):
+    """Transition table of colour ``c`` at number ``n`` (``x`` naturals): maps the
+    key of a packed state to ``[(delta, cost << _SHC)]`` (and, in a parallel dict,
+    the matching details for the reconstruction).  Shared by all calls."""
+    tk = (c, x, L, n, exact, free, swap)
+    tab = _CTAB.get(tk)
+    if tab is None:
+        tab = _CTAB[tk] = ({}, {})
+    return tab
 
 
-def _packed_resid_opts(yb, j, tk, Lk, p, oc, mode, n):
-    key = (yb, j, tk, Lk, p, oc, mode, n)
-    res = _ROPT_CACHE.get(key)
-    if res is None:
-        res = []
-        y = (yb & 3, (yb >> 2) & 3, (yb >> 4) & 3, (yb >> 6) & 3)
-        free = mode != "feas"
-        finish = mode == "finish"
-        for ok, tkd, pd, left, room, w, groups in _resid_opts(y, j, tk, Lk, p, oc, free):
-            if mode == "feas":
-                dcost = w
-                dfl = 0
-            elif finish:
-                if left > 1:
-                    continue
-                dcost = left
-                dfl = left
-            else:
-                dcost = left * n * _SCALE + w
-                dfl = 0
-            delta = (
-                -(yb << _SH_Y) - (ok << _SH_J) - (tkd << _SH_TK) - (pd << _SH_P)
-                + (dfl << _SH_FL)
-            )
-            res.append((delta, dcost, room, j - ok, dfl, groups))
-        _ROPT_CACHE[key] = res
-    return res
+def _colour_fill(tab, key, c, x, L, n, exact, free, swap):
+    cs = key & _CS_MASK
+    hi = key >> 14
+    j, tr, room = hi & 3, (hi >> 2) & 3, (hi >> 10) & 3
+    sh = 14 * c
+    pairs, dets = [], []
+    for ncs, started, ok, tok, resid, oroom, det in _colour_opts(
+        cs, x, j, tr if tr < 2 else 2, L, n, exact, free, swap
+    ):
+        jn = j - ok
+        r = room + oroom
+        if r > jn:  # room beyond the okeys still unused never matters
+            r = jn
+        pairs.append((
+            ((ncs - cs) << sh) - (ok << _SH_J) - (started << _SH_TR)
+            + (resid << (_SH_Y + 2 * c)) + ((r - room) << _SH_R),
+            tok << _SHC,
+        ))
+        dets.append(det)
+    tab[0][key] = pairs
+    tab[1][key] = dets
+    return pairs
+
+
+def _resid_table(n, Lk, oc, mode):
+    tk = (n, Lk, oc, mode)
+    tab = _RTAB.get(tk)
+    if tab is None:
+        tab = _RTAB[tk] = ({}, {})
+    return tab
+
+
+def _resid_fill(tab, key, n, Lk, oc, mode):
+    j, tk, p = key & 3, (key >> 4) & 3, (key >> 6) & 7
+    fl, room, yb = (key >> 9) & 1, (key >> 10) & 3, (key >> 12) & 255
+    y = (yb & 3, (yb >> 2) & 3, (yb >> 4) & 3, (yb >> 6) & 3)
+    free = mode != "feas"
+    finish = mode == "finish"
+    pairs, dets = [], []
+    for ok, tkd, pd, left, oroom, w, groups in _resid_opts(y, j, tk, Lk, p, oc, free):
+        if mode == "feas":
+            dcost = w
+            dfl = 0
+        elif finish:
+            if left > 1 or (left and fl):
+                continue
+            dcost = left
+            dfl = left
+        else:
+            dcost = left * n * _SCALE + w
+            dfl = 0
+        j2 = j - ok
+        r = room + oroom
+        if r > j2:
+            r = j2
+        pairs.append((
+            -(yb << _SH_Y) - (ok << _SH_J) - (tkd << _SH_TK) - (pd << _SH_P)
+            + (dfl << _SH_FL) + ((r - room) << _SH_R),
+            dcost << _SHC,
+        ))
+        dets.append(groups)
+    tab[0][key] = pairs
+    tab[1][key] = dets
+    return pairs
 
 
 def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
@@ -420,88 +457,83 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
     okn += 1
     finish = mode == "finish"
     free = mode != "feas"
-    if ub is None:
-        ub = 1 << 60
+    # exchange argument (open / finish only): a gap okey at (c, n) while a natural
+    # (c, n) is left or in a küt can swap places with it, so it is never needed
+    swap = mode in ("open", "finish")
+    inf = 1 << 200
+    ubv = inf if ub is None else ((ub + 1) << _SHC) - 1
     start = (J << _SH_J) | (nr << _SH_TR) | (nk << _SH_TK) | (npairs << _SH_P)
-    layer = {start: (0, None, None)}
-    history = []
-    r_mask = 3 << _SH_R
-
-    def rank(kv):
-        # cost so far plus the okeys that could not be placed yet (charged at the end)
-        st = kv[0]
-        over = ((st >> _SH_J) & 3) - ((st >> _SH_R) & 3)
-        return kv[1][0] + (over * OKEY_POINTS * _SCALE if over > 0 else 0)
+    layer = {start: 0}
+    history = []  # (layer, table that produced it, colour shift or -1)
 
     def trim(new):
-        if beam is not None and len(new) > beam:
-            return dict(sorted(new.items(), key=rank)[:beam])
-        return new
+        if beam is None or len(new) <= beam:
+            return new
+
+        def rank(kv):
+            # cost so far plus the okeys that could not be placed yet (charged at
+            # the end)
+            st = kv[0]
+            over = ((st >> _SH_J) & 3) - ((st >> _SH_R) & 3)
+            return (kv[1] >> _SHC) + (over * OKEY_POINTS * _SCALE if over > 0 else 0)
+
+        return dict(sorted(new.items(), key=rank)[:beam])
 
     for n in range(1, 14):
         row = nat[n]
         for c in range(4):
-            x = row[c]
             sh = 14 * c
+            tab = _colour_table(c, row[c], Lr, n, exact, free, swap)
+            tget = tab[0].get
             new = {}
             get = new.get
-            for st, val in layer.items():
-                cost = val[0]
-                tr = (st >> _SH_TR) & 3
-                for delta, tok, room, det in _packed_colour_opts(
-                    c, (st >> sh) & _CS_MASK, x, (st >> _SH_J) & 3,
-                    tr if tr < 2 else 2, Lr, n, exact, free,
-                ):
-                    ncost = cost + tok
-                    if ncost > ub:
-                        continue
-                    nst = st + delta
-                    if room:
-                        r = ((nst >> _SH_R) & 3) + room
-                        nst = (nst & ~r_mask) | ((r if r < 2 else 2) << _SH_R)
-                    old = get(nst)
-                    if old is None or ncost < old[0]:
-                        new[nst] = (ncost, st, det)
+            for st, v in layer.items():
+                if v > ubv:
+                    continue
+                key = ((st >> sh) & _CS_MASK) | ((st >> 42) & _KMASK)
+                opts = tget(key)
+                if opts is None:
+                    opts = _colour_fill(tab, key, c, row[c], Lr, n, exact, free, swap)
+                base = ((v >> _SHC) << _SHC) | st
+                for d, t in opts:
+                    nst = st + d
+                    nv = base + t
+                    if nv < get(nst, inf):
+                        new[nst] = nv
             new = trim(new)
-            history.append(new)
+            history.append((new, tab, sh))
             layer = new
             if _STATS is not None:
                 _STATS.append(new)
             if not layer:
                 return None
         # split of the residual naturals
+        oc = okc if okn == n else -1
+        tab = _resid_table(n, Lk, oc, mode)
+        tget = tab[0].get
         new = {}
         get = new.get
-        oc = okc if okn == n else -1
-        for st, val in layer.items():
-            cost = val[0]
-            fl = (st >> _SH_FL) & 1
-            for delta, dcost, room, j2, dfl, groups in _packed_resid_opts(
-                (st >> _SH_Y) & 255, (st >> _SH_J) & 3, (st >> _SH_TK) & 3, Lk,
-                (st >> _SH_P) & 7, oc, mode, n,
-            ):
-                if dfl and fl:
-                    continue
-                ncost = cost + dcost
-                if ncost > ub:
-                    continue
-                nst = st + delta
-                # room is capped at the okeys still unused (more never matters)
-                r = ((nst >> _SH_R) & 3) + room
-                if r > j2:
-                    r = j2
-                nst = (nst & ~r_mask) | (r << _SH_R)
-                old = get(nst)
-                if old is None or ncost < old[0]:
-                    new[nst] = (ncost, st, groups)
+        for st, v in layer.items():
+            if v > ubv:
+                continue
+            key = (st >> _SH_J) & _RKMASK
+            opts = tget(key)
+            if opts is None:
+                opts = _resid_fill(tab, key, n, Lk, oc, mode)
+            base = ((v >> _SHC) << _SHC) | st
+            for d, t in opts:
+                nst = st + d
+                nv = base + t
+                if nv < get(nst, inf):
+                    new[nst] = nv
         new = trim(new)
-        history.append(new)
+        history.append((new, tab, -1))
         layer = new
         if not layer:
             return None
     # close the open runs at 13
     best = None
-    for pst, val in layer.items():
+    for pst, v in layer.items():
         st = _unpack(pst)
         if st[5] or st[6] or st[7]:
             continue
@@ -512,12 +544,12 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
             if ta:
                 valid = False
                 break
-            for v in (a, b):
-                if v:
-                    if _unslot(v)[1]:
+            for w in (a, b):
+                if w:
+                    if _unslot(w)[1]:
                         valid = False
                         break
-                    r, pad = _end_room(v, 13)
+                    r, pad = _end_room(w, 13)
                     jj -= pad
                     room += r
             if not valid:
@@ -525,7 +557,7 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
         if not valid or jj < 0:
             continue
         room = min(room, 2)
-        cost = val[0]
+        cost = v >> _SHC
         if finish:
             if st[8] == 1:
                 if jj > room:
@@ -539,11 +571,29 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
             best = (cost, pst, st)
     if best is None:
         return None
+    # walk back: the predecessor is stored with each state, the detail is found
+    # again in the transition table that produced the state
     path = []
     pst = best[1]
-    for layer_d in reversed(history):
-        _cost, prev, det = layer_d[pst]
-        path.append(det)
+    for i in range(len(history) - 1, -1, -1):
+        layer_d, tab, sh = history[i]
+        v = layer_d[pst]
+        prev = v & _LOW
+        if i:
+            pcost = history[i - 1][0][prev] >> _SHC
+        else:
+            pcost = 0
+        dc = ((v >> _SHC) - pcost) << _SHC
+        if sh >= 0:
+            key = ((prev >> sh) & _CS_MASK) | ((prev >> 42) & _KMASK)
+        else:
+            key = (prev >> _SH_J) & _RKMASK
+        for (d, t), det in zip(tab[0][key], tab[1][key]):
+            if prev + d == pst and t == dc:
+                path.append(det)
+                break
+        else:  # pragma: no cover
+            raise AssertionError("DP path lost")
         pst = prev
     path.reverse()
     return best[0], best[2], path
@@ -678,6 +728,72 @@ def _place_extras(free, extras):
     return extras
 
 
+def _strays(nat, J):
+    """A lower bound on the natural tiles that no arrangement into runs and küts can
+    place.  A copy of (c, n) needs a group of its own: a küt at n or a run through n
+    (which holds a window of three around n).  Copies beyond what natural groups
+    could hold must sit in a group with a real okey; there are at most ``J`` such
+    groups and each holds at most one copy of a face.  Used to reject ``FINISH``
+    quickly (it needs all tiles but one in groups)."""
+    stray = [[0] * 4 for _ in range(14)]
+    total = 0
+    for n in range(1, 14):
+        row = nat[n]
+        for c in range(4):
+            x = row[c]
+            if not x:
+                continue
+            others = [row[d] for d in range(4) if d != c and row[d]]
+            if len(others) >= 2:
+                kut = min(2, sum(min(o, 2) for o in others) // 2)
+            else:
+                kut = 0
+            wins = []
+            for s in range(max(1, n - 2), min(n, 11) + 1):
+                w = [nat[m][c] for m in range(s, s + 3) if m != n]
+                if all(w):
+                    wins.append(s)
+            run = 0
+            if wins:
+                run = 1
+                for s1 in wins:
+                    for s2 in wins:
+                        shared = set(range(s1, s1 + 3)) & set(range(s2, s2 + 3))
+                        if all(nat[m][c] >= 2 for m in shared if m != n):
+                            run = 2
+            extra = x - min(x, kut + run)
+            if extra:
+                stray[n][c] = extra
+                total += extra
+    if not total or not J:
+        return total
+    # okey groups: a run of one colour whose missing positions are okeys, or a küt
+    best1 = best2 = 0
+    for n in range(1, 14):
+        k = sum(1 for c in range(4) if stray[n][c])
+        best1 = max(best1, min(k, 3))
+        best2 = max(best2, min(k, 2))
+    for c in range(4):
+        col = [nat[m][c] if 1 <= m <= 13 else 0 for m in range(15)]
+        for h1 in range(1, 14):
+            for h2 in ([h1] if J == 1 else range(h1, 14)):
+                if h2 > h1 + 1 and not all(col[m] for m in range(h1 + 1, h2)):
+                    continue
+                lo = h1
+                while lo > 1 and col[lo - 1]:
+                    lo -= 1
+                hi = h2
+                while hi < 13 and col[hi + 1]:
+                    hi += 1
+                cnt = sum(1 for m in range(lo, hi + 1) if stray[m][c] and m not in (h1, h2))
+                if h1 == h2:
+                    best1 = max(best1, cnt)
+                else:
+                    best2 = max(best2, cnt)
+    rescue = best1 * J if J == 1 else max(2 * best1, best2)
+    return max(0, total - rescue)
+
+
 def _count(faces, okey):
     nat = [[0, 0, 0, 0] for _ in range(14)]
     J = 0
@@ -803,7 +919,7 @@ def solve(faces, okey: int, task) -> Solution:
         return _solve_open(faces, okey, nat, J)
     task = tuple(task)
     if task == ():
-        if faces:
+        if faces and _strays(nat, J) <= 1:
             for exact in (False, True):
                 res = _search(nat, J, okey, "finish", exact=exact)
                 if res is None:

@@ -9,6 +9,7 @@ the deal, the action log or any seed.
 
 from __future__ import annotations
 
+from .deal import deal_order
 from .groups import natural
 from .scoring import islek_faces
 from .state import SEATS, HandState
@@ -81,7 +82,12 @@ def view_for(hand: HandState, seat: int | None) -> dict:
         "scores": list(hand.scores) if hand.scores is not None else None,
         "score_lines": [dict(x) for x in hand.score_lines] if hand.score_lines else None,
         "me": seat,
+        # provably fair shuffle: the commitment during the hand; salt and order after it
+        "fair": {"commitment": hand.deal.get("commitment")},
     }
+    if hand.over and hand.deal.get("salt") is not None:
+        view["fair"]["salt"] = hand.deal["salt"]
+        view["fair"]["order"] = deal_order(hand.deal)
     if seat is not None:
         rack = hand.racks[seat]
         wants, okey_ok = islek_faces(hand, include_this_turn=True)

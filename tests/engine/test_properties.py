@@ -88,6 +88,8 @@ def check_view_secrecy(hand: HandState, seat: int | None, view: dict) -> None:
     text = json.dumps(view)
     for secret_key in ('"deck"', '"deal"', '"log"', '"seed"', '"ids"'):
         assert secret_key not in text
+    if not hand.over:  # the shuffle commitment only; salt and order come after the hand
+        assert set(view["fair"]) == {"commitment"}
     if seat is None:
         assert "rack" not in view
     else:
