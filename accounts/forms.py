@@ -5,6 +5,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .bans import ban_message, user_is_banned
 from .models import User
 from .services import client_ip, login_failure_record, login_failures_clear, login_is_throttled
 
@@ -63,6 +64,11 @@ class LoginForm(AuthenticationForm):
         "inactive": _("This account is inactive."),
         "throttled": _("Too many attempts. Please wait a minute and try again."),
     }
+
+    def confirm_login_allowed(self, user):
+        super().confirm_login_allowed(user)
+        if user_is_banned(user):  # a clear reason, never a silent refusal
+            raise ValidationError(ban_message(user), code="banned")
 
     def clean(self):
         username = (self.cleaned_data.get("username") or "").strip()

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
@@ -15,18 +16,31 @@ from .forms import LoginForm, ProfileForm, SignUpForm
 from .services import user_display_name_update
 
 
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` parameter when it points back into this site, else ``""``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    # The form posts back to this URL, query string included, so ``?next=`` survives it
+    # (an invite link leads through sign-up straight to the seat).
+    next_url = safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to KÜT, %(name)s!") % {"name": user.username})
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "home")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 class LoginView(auth_views.LoginView):

@@ -16,6 +16,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.bans import user_is_banned
 from game import services
 from game.broadcast import seat_group, watch_group
 from game.engine.errors import EngineError
@@ -40,6 +41,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4001)
+            return
+        if user_is_banned(user):  # a banned player cannot act (accounts.bans)
+            await self.close(code=4003)
             return
         try:
             self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])

@@ -16,6 +16,7 @@ Game-tunable numbers live under the ``KUT_`` prefix (see the README's table).
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -121,6 +122,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.middleware.BannedUserMiddleware",  # logs banned players out
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -160,6 +162,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "db.sqlite3",
+            # Tests use a file, not ":memory:", so that the browser tests' server
+            # processes (tests/e2e/livesite.py) share it; one per test process.
+            "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"kut-test-{os.getpid()}.sqlite3")},
             "OPTIONS": {
                 "timeout": 20,
                 "transaction_mode": "IMMEDIATE",
@@ -221,9 +226,21 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # due bot moves every second (issue 6: deadlines are data; the sweep is the guarantee).
 CELERY_BEAT_SCHEDULE = {
     "kut-heartbeat": {"task": "kut_site.heartbeat", "schedule": 60.0},
-    "kut-match-sweep": {"task": "game.tasks.match_sweep", "schedule": 1.0,
-                        "options": {"expires": 5}},
+    "kut-match-sweep": {
+        "task": "game.tasks.match_sweep",
+        "schedule": 1.0,
+        "options": {"expires": 5},
+    },
+    # Closes tables with no human left (K-X3) and long-abandoned ones.
+    "kut-match-housekeeping": {
+        "task": "game.tasks.match_housekeeping",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
 }
+# The queue the site, beat and the worker share.  Give each site (or test run) sharing
+# one Redis its own name so that its worker never takes another's tasks.
+CELERY_TASK_DEFAULT_QUEUE = env_str("KUT_CELERY_QUEUE") or "celery"
 
 # -------------------------------------------------------------------------- auth
 
@@ -318,8 +335,22 @@ KUT_NEXT_HAND_SECONDS = env_int("KUT_NEXT_HAND_SECONDS", 10)
 KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.0)
 # Run bot moves inline right after each commit instead of as Celery tasks (tests).
 KUT_BOTS_INLINE = env_bool("KUT_BOTS_INLINE", False)
+# Browser tests only: the practice form may fix the deal's seed. Never without DEBUG.
+KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
+# Housekeeping closes a running match as abandoned when no human is connected and none
+# has acted for this long (a table with no human left at all closes at once, K-X3).
+KUT_ABANDON_AFTER_SECONDS = env_int("KUT_ABANDON_AFTER_SECONDS", 30 * 60)
 # Called with a match id when a match finishes (ranking, history).
-KUT_MATCH_FINISHED_HOOKS: list[str] = []
+KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished"]
+# Lobby: invite links expire after this long (the host can also withdraw them).
+KUT_INVITE_MAX_AGE_SECONDS = env_int("KUT_INVITE_MAX_AGE_SECONDS", 7 * 24 * 3600)
+# P-5: a seat played by a bot this long in a row (player away) counts as leaving.
+KUT_AWAY_LEAVE_SECONDS = env_int("KUT_AWAY_LEAVE_SECONDS", 180)
+# Habitual leavers: this many rated matches left within the window bar the player from
+# rated tables for KUT_LEAVER_BAN_SECONDS after the latest leave (0 turns it off).
+KUT_LEAVER_THRESHOLD = env_int("KUT_LEAVER_THRESHOLD", 3)
+KUT_LEAVER_WINDOW_DAYS = env_int("KUT_LEAVER_WINDOW_DAYS", 7)
+KUT_LEAVER_BAN_SECONDS = env_int("KUT_LEAVER_BAN_SECONDS", 2 * 3600)
 # Login throttle: failures allowed per window, per username and per client address.
 KUT_LOGIN_FAILURES_PER_USERNAME = env_int("KUT_LOGIN_FAILURES_PER_USERNAME", 5)
 KUT_LOGIN_FAILURES_PER_IP = env_int("KUT_LOGIN_FAILURES_PER_IP", 20)

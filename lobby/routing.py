@@ -1,3 +1,10 @@
 """Websocket routes of the lobby app, collected by ``kut_site.asgi``."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from lobby.consumers import LobbyConsumer, TableConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/lobby/table/<int:table_id>/", TableConsumer.as_asgi()),
+]

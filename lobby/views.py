@@ -1,8 +1,275 @@
-"""Lobby pages. For now a placeholder; tables and invites arrive in a later issue."""
+"""Lobby pages: the live table list, a table's page, invite links, the leaderboard.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Actions are POSTs (htmx or plain forms) that call ``lobby.services`` and redirect; a
+refusal becomes a Turkish message and changes nothing.  htmx requests get an
+``HX-Redirect`` so the whole page follows.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from game.models import MatchSeat
+from lobby import selectors, services
+from lobby.forms import TableForm
+from lobby.models import Table
+from lobby.services import LobbyError
+
+LEADERBOARD_PAGE_SIZE = 25
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _table_url(table_id) -> str:
+    return reverse("lobby:table", args=[table_id])
+
+
+def _back(request: HttpRequest, table_id) -> str:
+    """Where a refused table action returns: the table's page if the player may see it,
+    else the lobby (a private table's page does not exist for outsiders)."""
+    table = selectors.table_get(table_id)
+    if table is not None and selectors.table_may_view(table, request.user):
+        return _table_url(table_id)
+    return reverse("lobby:index")
+
+
+def _refused(request: HttpRequest, exc: LobbyError, url: str) -> HttpResponse:
+    messages.error(request, exc.message)
+    return _go(request, url)
+
+
+# --- the lobby ------------------------------------------------------------------------------
+
+
+def _index_context(request: HttpRequest, form: TableForm | None = None) -> dict:
+    return {
+        "tables": selectors.tables_open_public(),
+        "my_seat": selectors.table_seat_of(request.user),
+        "form": form or TableForm(),
+    }
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "lobby/index.html")
+    """Logged-in players get the live list and the quick actions; visitors an invitation
+    to log in or sign up (and come back here)."""
+    if not request.user.is_authenticated:
+        return render(request, "lobby/index.html", {"next": request.get_full_path()})
+    return render(request, "lobby/index.html", _index_context(request))
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "lobby/index.html", _index_context(request, form), status=400)
+    try:
+        table = services.table_create(host=request.user, **form.cleaned_data)
+    except LobbyError as exc:
+        return _refused(request, exc, reverse("lobby:index"))
+    return _go(request, _table_url(table.pk))
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    try:
+        table = services.play_now(request.user)
+    except LobbyError as exc:
+        return _refused(request, exc, reverse("lobby:index"))
+    return _go(request, _table_url(table.pk))
+
+
+# --- a table -------------------------------------------------------------------------------
+
+
+def table_live_context(table: Table, user) -> dict:
+    """What ``lobby/_table_live.html`` needs (the page and the table socket share it)."""
+    seats = list(table.seats.all())
+    my_seat = next((s.seat for s in seats if user and s.user_id == user.pk), None)
+    is_host = bool(user) and table.host_id == user.pk
+    invite = services.invite_current(table) if is_host and table.is_open else None
+    return {
+        "table": table,
+        "seats": seats,
+        "my_seat": my_seat,
+        "is_host": is_host,
+        "full": all(not s.empty for s in seats),
+        "empty_count": sum(1 for s in seats if s.empty),
+        "invite": invite,
+        "invite_expires": services.invite_expires_at(invite) if invite else None,
+        "match_url": reverse("game:match", args=[table.match_id]) if table.match_id else "",
+    }
+
+
+@login_required
+@require_GET
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = selectors.table_get(table_id)
+    if table is None or not selectors.table_may_view(table, request.user):
+        raise Http404
+    if table.match_id:
+        playing = MatchSeat.objects.filter(match_id=table.match_id, user=request.user).exists()
+        if playing or table.match.watchers_allowed:
+            return redirect("game:match", table.match_id)
+    context = table_live_context(table, request.user)
+    if table.is_open and table.host_id == request.user.pk:
+        context["invite_url"] = (
+            request.build_absolute_uri(reverse("lobby:invite", args=[context["invite"].token]))
+            if context["invite"]
+            else ""
+        )
+    return render(request, "lobby/table.html", context)
+
+
+def _table_action(request: HttpRequest, table_id: int, action) -> HttpResponse:
+    try:
+        result = action()
+    except LobbyError as exc:
+        return _refused(request, exc, _back(request, table_id))
+    return result if isinstance(result, HttpResponse) else _go(request, _table_url(table_id))
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    seat = request.POST.get("seat")
+    try:
+        services.table_join(table_id, request.user, seat)
+    except LobbyError as exc:
+        back = request.POST.get("from") == "lobby" and reverse("lobby:index")
+        return _refused(request, exc, back or _back(request, table_id))
+    return _go(request, _table_url(table_id))
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.table_leave(table_id, request.user)
+    except LobbyError as exc:
+        return _refused(request, exc, reverse("lobby:index"))
+    messages.info(request, _("You left the table."))
+    return _go(request, reverse("lobby:index"))
+
+
+@login_required
+@require_POST
+def table_add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(
+        request,
+        table_id,
+        lambda: services.table_add_bot(
+            table_id, request.user, request.POST.get("seat"), request.POST.get("level") or None
+        ),
+    )
+
+
+@login_required
+@require_POST
+def table_remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(
+        request,
+        table_id,
+        lambda: services.table_remove_bot(table_id, request.user, request.POST.get("seat")),
+    )
+
+
+@login_required
+@require_POST
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    fill = request.POST.get("fill_with_bots") in ("1", "on", "true")
+
+    def start():
+        match = services.table_start(table_id, request.user, fill_with_bots=fill)
+        return _go(request, reverse("game:match", args=[match.pk]))
+
+    return _table_action(request, table_id, start)
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.table_close(table_id, request.user)
+    except LobbyError as exc:
+        return _refused(request, exc, _back(request, table_id))
+    messages.info(request, _("The table is closed."))
+    return _go(request, reverse("lobby:index"))
+
+
+@login_required
+@require_POST
+def invite_renew(request: HttpRequest, table_id: int) -> HttpResponse:
+    def renew():
+        services.invite_renew(table_id, request.user)
+        messages.success(request, _("A new invite link is ready; the old one no longer works."))
+
+    return _table_action(request, table_id, renew)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, table_id: int) -> HttpResponse:
+    def revoke():
+        services.invite_revoke(table_id, request.user)
+        messages.success(request, _("The invite link has been withdrawn."))
+
+    return _table_action(request, table_id, revoke)
+
+
+# --- invite links --------------------------------------------------------------------------
+
+INVITE_STATUS = {"invite_invalid": 404, "invite_expired": 410, "invite_revoked": 410}
+
+
+@never_cache
+@require_GET
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """Opening an invite link: logged out, a page that leads through log-in or sign-up
+    and back here; logged in, straight to the seat (the token is the capability; the
+    session cookie is SameSite=Lax, so only a followed link, never an embedded request,
+    arrives logged in).  A bad link or a table one cannot join: a clear message, nothing
+    changes."""
+    try:
+        found = services.invite_check(token)
+    except LobbyError as exc:
+        return _invite_error(request, exc)
+    if not request.user.is_authenticated:
+        return render(request, "lobby/invite.html", {"table": found.table, "next": request.path})
+    try:
+        services.invite_accept(token, request.user)
+    except LobbyError as exc:
+        return _invite_error(request, exc, found.table)
+    messages.success(request, _("You are seated. Welcome to the table!"))
+    return redirect("lobby:table", found.table_id)
+
+
+def _invite_error(request: HttpRequest, exc: LobbyError, table: Table | None = None):
+    status = INVITE_STATUS.get(exc.code, 409)
+    context = {"error": exc.message, "table": table, "next": request.path}
+    return render(request, "lobby/invite.html", context, status=status)
+
+
+# --- ranking -------------------------------------------------------------------------------
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    paginator = Paginator(selectors.rankings_board(), LEADERBOARD_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    offset = page.start_index() - 1 if page.object_list else 0
+    return render(request, "lobby/leaderboard.html", {"page": page, "offset": offset})

@@ -1,0 +1,133 @@
+"""Staff-only, read-only views of matches, their action log and hand results, and the
+"abort" action (``game.services.match_abort``: no ranking change), which is logged.
+
+The engine state and the seed hold every rack and the deck order: they are never shown
+here (staff may play too).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts.bans import moderation_log_record
+from accounts.models import ModerationLog
+from game import services
+from game.models import HandResult, Match, MatchAction, MatchSeat
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    fields = (
+        "seat", "user", "bot_level", "connected", "away", "away_since", "left", "left_at",
+        "left_in_hand",
+    )  # fmt: skip
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class HandResultInline(admin.TabularInline):
+    model = HandResult
+    fields = ("hand_no", "task_no", "finisher", "scores")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ("id", "game", "tasks", "rated", "status", "hand", "host", "created_at")
+    list_filter = ("status", "rated", "game")
+    search_fields = ("id", "host__username", "seats__user__username")
+    date_hierarchy = "created_at"
+    # never "state" or "seed": they hold every rack and the deck order
+    fields = (
+        "game", "tasks", "rated", "watchers_allowed", "status", "hand", "totals", "version",
+        "host", "rematch_of", "turn_started", "deadline", "created_at", "finished_at",
+    )  # fmt: skip
+    readonly_fields = fields
+    inlines = (MatchSeatInline, HandResultInline)
+    actions = ("abort_matches",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("seed").select_related("host").distinct()
+
+    @admin.display(description=_("hand"))
+    def hand(self, obj: Match) -> int:
+        return (obj.state or {}).get("hand_no", 0)
+
+    @admin.display(description=_("totals"))
+    def totals(self, obj: Match) -> str:
+        return " / ".join(str(t) for t in (obj.state or {}).get("totals", []))
+
+    def has_abort_permission(self, request):
+        return (
+            request.user.is_active
+            and request.user.is_staff
+            and (request.user.has_perm("game.change_match"))
+        )
+
+    @admin.action(
+        description=_("Abort selected running matches (no ranking change)"),
+        permissions=["abort"],
+    )
+    def abort_matches(self, request, queryset):
+        aborted = 0
+        for match in queryset.filter(status__in=(Match.Status.PLAYING, Match.Status.BETWEEN)):
+            try:
+                with transaction.atomic():
+                    services.match_abort(match.pk)
+                    moderation_log_record(
+                        actor=request.user, action=ModerationLog.Action.MATCH_ABORT, target=match
+                    )
+            except services.ServiceError:
+                continue  # it ended meanwhile
+            aborted += 1
+        self.message_user(
+            request,
+            ngettext("%(n)d match aborted.", "%(n)d matches aborted.", aborted) % {"n": aborted},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(MatchAction)
+class MatchActionAdmin(ReadOnlyAdmin):
+    list_display = ("match", "version", "hand_no", "seat", "kind", "actor", "created_at")
+    list_filter = ("kind", "actor")
+    search_fields = ("match__id",)
+    readonly_fields = ("match", "version", "hand_no", "seat", "kind", "actor", "created_at")
+    fields = readonly_fields
+
+
+@admin.register(HandResult)
+class HandResultAdmin(ReadOnlyAdmin):
+    list_display = ("match", "hand_no", "task_no", "finisher", "scores", "created_at")
+    search_fields = ("match__id",)
+    readonly_fields = ("match", "hand_no", "task_no", "finisher", "scores", "lines", "created_at")
+    fields = readonly_fields

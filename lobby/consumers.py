@@ -1,0 +1,162 @@
+"""Lobby sockets — push only; every change goes through the HTTP views and services.
+
+``/ws/lobby/``: the public table list (group ``lobby``), replaced whole on every change,
+plus a redirect when a table this player sits at starts.
+``/ws/lobby/table/<id>/``: one table's page, re-rendered for this player on every change
+and a redirect to the match when it starts.
+
+Server → client: ``{"type": "html", "target": <element id>, "html": …}``,
+``{"type": "redirect", "url": "/match/<id>/"}``, ``{"type": "kicked", "reason": …}``,
+``{"type": "pong"}``.  Client → server: ``{"type": "ping"}`` (anything else is ignored).
+Anonymous or banned users are refused at connect; a ban closes the socket
+(``user.kick`` on group ``user.<id>``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from accounts.bans import user_is_banned
+from lobby import broadcast, selectors
+
+MAX_FRAME_BYTES = 1024
+
+
+def scope_language(scope) -> str:
+    """The language the player reads the site in: the language cookie, else the browser's
+    Accept-Language, else the default (Turkish)."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie in supported:
+        return cookie
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _q in parse_accept_lang_header(accept):
+        code = code.split("-")[0].lower()
+        if code in supported:
+            return code
+    return settings.LANGUAGE_CODE
+
+
+class _LobbySocket(AsyncWebsocketConsumer):
+    groups_joined: list[str]
+
+    async def _open(self, groups: list[str]) -> bool:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4001)
+            return False
+        if user_is_banned(user):
+            await self.close(code=4003)
+            return False
+        self.user = user
+        self.language = scope_language(self.scope)
+        self.groups_joined = [*groups, f"user.{user.pk}"]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        return True
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data and len(text_data) <= MAX_FRAME_BYTES:
+            try:
+                msg = json.loads(text_data)
+            except ValueError:
+                return
+            if isinstance(msg, dict) and msg.get("type") == "ping":
+                await self.send_json({"type": "pong"})
+
+    async def send_json(self, payload: dict) -> None:
+        await self.send(text_data=json.dumps(payload, ensure_ascii=False))
+
+    async def send_redirect(self, url: str) -> None:
+        if isinstance(url, str) and url.startswith("/") and not url.startswith("//"):
+            await self.send_json({"type": "redirect", "url": url})
+
+    # -- group messages ------------------------------------------------------------------
+    async def user_kick(self, event):
+        await self.send_json({"type": "kicked", "reason": event.get("reason", "kicked")})
+        await self.close(code=4008)
+
+    async def lobby_redirect(self, event):
+        await self.send_redirect(event.get("url", ""))
+
+
+class LobbyConsumer(_LobbySocket):
+    """``/ws/lobby/``: the live list of open public tables."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        uid = getattr(user, "pk", None)
+        if await self._open([broadcast.LOBBY_GROUP, broadcast.user_group(uid)]):
+            html = await database_sync_to_async(self._render)()
+            await self.send_json({"type": "html", "target": "lobby-tables", "html": html})
+
+    def _render(self) -> str:
+        return broadcast.render_tables(selectors.tables_open_public(), self.language)
+
+    async def lobby_tables(self, event):
+        html = event.get("html") or {}
+        text = html.get(self.language) or html.get(settings.LANGUAGE_CODE) or ""
+        await self.send_json({"type": "html", "target": "lobby-tables", "html": text})
+
+
+class TableConsumer(_LobbySocket):
+    """``/ws/lobby/table/<id>/``: one table, rendered for this player."""
+
+    async def connect(self):
+        try:
+            self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4004)
+            return
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            allowed = await database_sync_to_async(self._may_view)(user)
+            if allowed is None:
+                await self.close(code=4004)
+                return
+            if not allowed:
+                await self.close(code=4003)
+                return
+        if await self._open([broadcast.table_group(self.table_id)]):
+            await self.send_table()
+
+    def _may_view(self, user) -> bool | None:
+        table = selectors.table_get(self.table_id)
+        if table is None:
+            return None
+        return selectors.table_may_view(table, user)
+
+    def _render(self) -> str:
+        from lobby.views import table_live_context
+
+        table = selectors.table_get(self.table_id)
+        if table is None:
+            return ""
+        with translation.override(self.language):
+            return render_to_string("lobby/_table_live.html", table_live_context(table, self.user))
+
+    async def send_table(self):
+        html = await database_sync_to_async(self._render)()
+        await self.send_json({"type": "html", "target": "table-live", "html": html})
+
+    async def table_changed(self, event):
+        await self.send_table()
+
+    async def table_started(self, event):
+        if self.user.pk in (event.get("user_ids") or []):
+            await self.send_redirect(event.get("url", ""))
+        else:
+            await self.send_table()

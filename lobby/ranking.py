@@ -1,0 +1,271 @@
+"""Ranking of rated matches (P-3, P-4, P-5) and the habitual-leaver bar.
+
+``match_finished(match_id)`` is registered in ``KUT_MATCH_FINISHED_HOOKS``; the game
+calls it after a match is finished or abandoned.  It ranks a match once (a
+``RankedMatch`` row, written under the match's row lock, makes it idempotent).
+
+Points (P-4), on the final match totals, lowest wins (K-M5):
+
+* sole first +1, sole last −1, everyone in between 0;
+* those sharing first 0, those sharing last −1;
+* when all four totals are equal, everyone shares first: 0 (nobody is behind anyone).
+
+Leavers (P-5).  A human seat has *left* when
+
+* its player pressed the exit button while the match was running (``MatchSeat.left``
+  with a ``leave`` entry in the action log; leaving after the end does not count), or
+* the match ended while a bot had been playing the seat for more than
+  ``KUT_AWAY_LEAVE_SECONDS`` (3 minutes) in a row because its player was disconnected
+  or timed out (``MatchSeat.away`` / ``away_since``).  A player who came back within
+  the match is not a leaver.
+
+The moment of leaving is the time of the ``leave`` log entry, or ``away_since`` (when
+the bot took over).  The hands *completed* at that moment are those whose result was
+recorded before it.  With no completed hand (the first hand) the leaver gets a loss
+(−1).  Otherwise, the leaver who is *sole* leader (strictly lowest) on the completed
+hands' totals gets nothing written (no points, the match is not counted; only the leave
+is); anyone else a loss (−1).
+
+Leavers and P-4 — the decision: the remaining players are placed by P-4 on the final
+totals of **all four seats**, the leaver's seat included (a bot played it to the end,
+K-X3).  The result stands as it was played: a leave neither promotes nor demotes the
+others (excluding the leaver's seat would hand a free +1 or −1 to someone depending on
+where the leaver stood).  The leaver's own P-4 placing is replaced by their P-5 outcome.
+Bots are placed but never ranked.
+
+Abandoned matches (no human left): every human seat left, so every one gets its P-5
+outcome and nobody a P-4 placing.  Test matches are recorded nowhere (P-3).  Aborted
+matches (admin) are never ranked: the hook is not called for them, and it checks.
+
+Habitual leavers: a player who left ``KUT_LEAVER_THRESHOLD`` rated matches of a game
+within ``KUT_LEAVER_WINDOW_DAYS`` cannot join rated tables of that game until
+``KUT_LEAVER_BAN_SECONDS`` (never less than 2 hours) after the latest of those leaves.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from game.models import HandResult, Match, MatchAction, MatchSeat
+from lobby.models import RankedMatch, Ranking, RankingResult
+
+log = logging.getLogger(__name__)
+
+Outcome = RankingResult.Outcome
+
+POINTS = {
+    Outcome.FIRST: 1,
+    Outcome.SHARED_FIRST: 0,
+    Outcome.MIDDLE: 0,
+    Outcome.LAST: -1,
+    Outcome.SHARED_LAST: -1,
+    Outcome.LEFT_LOSS: -1,
+    Outcome.LEFT_LEADING: 0,
+}
+RANKED_STATUSES = (Match.Status.FINISHED, Match.Status.ABANDONED)
+MIN_LEAVER_BAN_SECONDS = 2 * 3600  # the portal rule: barred for at least 2 hours
+
+
+# --- pure rules -------------------------------------------------------------------------
+
+
+def placements(totals: list[int]) -> list[str]:
+    """P-4 outcome of each seat from the final totals (lowest total wins, K-M5)."""
+    low, high = min(totals), max(totals)
+    if low == high:
+        return [Outcome.SHARED_FIRST] * len(totals)
+    lows, highs = totals.count(low), totals.count(high)
+    out = []
+    for total in totals:
+        if total == low:
+            out.append(Outcome.FIRST if lows == 1 else Outcome.SHARED_FIRST)
+        elif total == high:
+            out.append(Outcome.LAST if highs == 1 else Outcome.SHARED_LAST)
+        else:
+            out.append(Outcome.MIDDLE)
+    return out
+
+
+def leave_outcome(seat: int, completed: list[list[int]]) -> str:
+    """P-5 outcome of a leaver from the scores of the hands completed when they left."""
+    if not completed:
+        return Outcome.LEFT_LOSS  # left during the first hand
+    totals = [sum(scores[s] for scores in completed) for s in range(len(completed[0]))]
+    mine = totals[seat]
+    if all(mine < total for s, total in enumerate(totals) if s != seat):
+        return Outcome.LEFT_LEADING  # sole leader: nothing written
+    return Outcome.LEFT_LOSS
+
+
+# --- reading a match ----------------------------------------------------------------------
+
+
+@dataclass
+class SeatOutcome:
+    seat: int
+    user_id: int
+    outcome: str
+    left_at: datetime | None = None
+    completed_hands: int = 0
+
+    @property
+    def points(self) -> int:
+        return POINTS[self.outcome]
+
+    @property
+    def left(self) -> bool:
+        return self.left_at is not None
+
+
+def _away_limit() -> timedelta:
+    return timedelta(seconds=getattr(settings, "KUT_AWAY_LEAVE_SECONDS", 180))
+
+
+def leave_moments(match: Match, seats: list[MatchSeat]) -> dict[int, datetime]:
+    """When each leaving human seat left (P-5), by seat number."""
+    exits: dict[int, datetime] = {}
+    for seat, at in (
+        MatchAction.objects.filter(match=match, kind="leave")
+        .order_by("version")
+        .values_list("seat", "created_at")
+    ):
+        exits.setdefault(seat, at)
+    moments = {}
+    for s in seats:
+        if s.user_id is None or s.bot_level:
+            continue
+        if s.left and s.seat in exits:
+            moments[s.seat] = exits[s.seat]
+        elif (
+            s.away
+            and s.away_since is not None
+            and match.finished_at is not None
+            and match.finished_at - s.away_since > _away_limit()
+        ):
+            moments[s.seat] = s.away_since
+    return moments
+
+
+def match_outcomes(match: Match) -> list[SeatOutcome]:
+    """Every human seat's outcome of a finished or abandoned match (nothing written)."""
+    seats = list(match.seats.order_by("seat"))
+    results = list(HandResult.objects.filter(match=match).order_by("hand_no"))
+    moments = leave_moments(match, seats)
+    placed = None
+    if match.status == Match.Status.FINISHED:
+        totals = list((match.state or {}).get("totals") or [])
+        if len(totals) != len(seats):  # the state is authoritative; the results agree
+            totals = [sum(r.scores[s.seat] for r in results) for s in seats]
+        placed = placements(totals)
+    out = []
+    for s in seats:
+        if s.user_id is None or s.bot_level:
+            continue  # bots are placed, never ranked
+        if s.seat in moments:
+            at = moments[s.seat]
+            completed = [r.scores for r in results if r.created_at <= at]
+            out.append(
+                SeatOutcome(s.seat, s.user_id, leave_outcome(s.seat, completed), at, len(completed))
+            )
+        elif placed is not None:
+            out.append(SeatOutcome(s.seat, s.user_id, placed[s.seat], None, len(results)))
+    return out
+
+
+# --- the hook -----------------------------------------------------------------------------
+
+
+def match_finished(match_id: int) -> None:
+    """``KUT_MATCH_FINISHED_HOOKS`` entry: rank a rated match once.  Never raises (the
+    match is already over; a failure is logged and ``match_rank`` can be re-run)."""
+    try:
+        match_rank(match_id)
+    except Exception:
+        log.exception("ranking match %s failed", match_id)
+
+
+def match_rank(match_id: int) -> list[SeatOutcome] | None:
+    """Write the ranking of a finished or abandoned rated match; ``None`` when the match
+    is not to be ranked (test, aborted, still running) or was ranked already."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or not match.rated or match.status not in RANKED_STATUSES:
+            return None
+        if RankedMatch.objects.filter(match=match).exists():
+            return None
+        RankedMatch.objects.create(match=match)
+        outcomes = match_outcomes(match)
+        RankingResult.objects.bulk_create(
+            [
+                RankingResult(
+                    match=match,
+                    user_id=o.user_id,
+                    game=match.game,
+                    seat=o.seat,
+                    outcome=o.outcome,
+                    points=o.points,
+                    left=o.left,
+                    left_at=o.left_at,
+                    completed_hands=o.completed_hands,
+                )
+                for o in outcomes
+            ]  # fmt: skip
+        )
+        Ranking.objects.bulk_create(
+            [Ranking(user_id=o.user_id, game=match.game) for o in outcomes],
+            ignore_conflicts=True,
+        )
+        for o in outcomes:
+            counted = o.outcome != Outcome.LEFT_LEADING  # "nothing written"
+            Ranking.objects.filter(user_id=o.user_id, game=match.game).update(
+                points=F("points") + o.points,
+                matches=F("matches") + int(counted),
+                wins=F("wins") + int(o.outcome == Outcome.FIRST),
+                shared_wins=F("shared_wins") + int(o.outcome == Outcome.SHARED_FIRST),
+                losses=F("losses") + int(o.points < 0),
+                leaves=F("leaves") + int(o.left),
+                updated_at=timezone.now(),
+            )
+    return outcomes
+
+
+# --- habitual leavers ---------------------------------------------------------------------
+
+
+def leaver_barred_until(user, game: str = "kut", now: datetime | None = None) -> datetime | None:
+    """When a habitual leaver may join rated tables of ``game`` again (None: not barred).
+
+    Leaves counted: ranked leaves (P-5) plus exits from rated matches still being played
+    (they are ranked only when the match ends), one per match, within the window."""
+    now = now or timezone.now()
+    threshold = settings.KUT_LEAVER_THRESHOLD
+    if threshold <= 0 or user is None or not getattr(user, "pk", None):
+        return None
+    since = now - timedelta(days=settings.KUT_LEAVER_WINDOW_DAYS)
+    moments: dict[int, datetime] = dict(
+        RankingResult.objects.filter(
+            user=user, game=game, left=True, left_at__gte=since
+        ).values_list("match_id", "left_at")
+    )
+    running = MatchSeat.objects.filter(
+        user=user,
+        left=True,
+        left_at__gte=since,
+        match__rated=True,
+        match__game=game,
+        match__status__in=(Match.Status.PLAYING, Match.Status.BETWEEN),
+    ).values_list("match_id", "left_at")
+    for match_id, at in running:
+        moments.setdefault(match_id, at)
+    if len(moments) < threshold:
+        return None
+    bar = max(settings.KUT_LEAVER_BAN_SECONDS, MIN_LEAVER_BAN_SECONDS)  # "at least 2 hours"
+    until = max(moments.values()) + timedelta(seconds=bar)
+    return until if until > now else None
