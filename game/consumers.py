@@ -64,6 +64,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
+        self.replaced = False
+        if seat is not None:
+            # one active connection per seat: an older tab is told why and closed
+            self.owner_group = f"match.{self.match_id}.seat.{seat}.owner"
+            await self.channel_layer.group_send(self.owner_group, {"type": "seat.replaced"})
+            await self.channel_layer.group_add(self.owner_group, self.channel_name)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(f"user.{user.pk}", self.channel_name)
         await self.accept()
@@ -77,6 +83,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             user = self.scope.get("user")
             await self.channel_layer.group_discard(f"user.{user.pk}", self.channel_name)
             if self.seat is not None:
+                await self.channel_layer.group_discard(self.owner_group, self.channel_name)
+            if self.seat is not None and not self.replaced:
                 await database_sync_to_async(services.match_seat_connected)(
                     self.match_id, self.seat, False
                 )
@@ -169,6 +177,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # -- group messages ---------------------------------------------------------------------
     async def match_frame(self, event):
         await self.send(text_data=json.dumps(event["frame"], ensure_ascii=False))
+
+    async def seat_replaced(self, event):
+        """The same player opened this seat in another tab: this one steps aside."""
+        self.replaced = True
+        await self.send_error("replaced")
+        await self.close(code=4009)
 
     async def user_kick(self, event):
         await self.send_error(event.get("reason", "kicked"))

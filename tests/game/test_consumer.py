@@ -195,3 +195,21 @@ async def test_reconnect_restores_the_exact_view_and_the_turn_continues(players)
     assert after["version"] == again["version"] + 1
     assert after["hand"]["turn"] == (seat + 1) % 4
     await comm.disconnect()
+
+
+async def test_a_second_tab_replaces_the_first_which_is_told_why(players):
+    mid, cookies = await make_match(players)
+    first, ok, _ = await connect(mid, cookies[0])
+    assert ok
+    await receive(first)
+    second, ok, _ = await connect(mid, cookies[0])
+    assert ok
+    err = await next_error(first)
+    assert err["code"] == "replaced" and err["message"]
+    assert (await first.receive_output(timeout=5))["type"] == "websocket.close"
+    frame = await receive(second)
+    assert frame["type"] == "state" and frame["me"] == 0
+    m, _ = await load(mid)
+    seat = await sync_to_async(lambda: m.seats.get(seat=0).connected)()
+    assert seat  # the replaced tab's close did not mark the player offline
+    await second.disconnect()
