@@ -18,9 +18,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
 from game import services
-from game.broadcast import seat_group, watch_group
+from game.broadcast import match_group
 from game.engine.errors import EngineError
-from game.frames import match_frame
+from game.frames import frame_text, match_frame
 from game.messages import message_for
 from game.models import Match
 
@@ -59,9 +59,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4003)
             return
         self.seat = seat
-        self.group = (
-            seat_group(self.match_id, seat) if seat is not None else watch_group(self.match_id)
-        )
+        self.group = match_group(self.match_id)  # match_frames picks this socket's frame
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.replaced = False
@@ -103,7 +101,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return match_frame(match, self.seat)
 
     async def send_snapshot(self):
-        await self.send(text_data=json.dumps(await self._frame(), ensure_ascii=False))
+        await self.send(text_data=frame_text(await self._frame()))
 
     async def send_error(self, code: str, version=None):
         await self.send(text_data=json.dumps(
@@ -161,7 +159,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_error("bad_action")
             return
         try:
-            await database_sync_to_async(services.match_apply_action)(
+            # In the thread pool, not the one thread every other sync call of this process
+            # shares: one table's database and Redis waits do not hold up all the others'
+            # moves (each thread has its own connection; the row lock orders one match).
+            await database_sync_to_async(services.match_apply_action, thread_sensitive=False)(
                 self.match_id, self.seat, action, version
             )
         except services.ServiceError as exc:
@@ -174,9 +175,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.exception("action failed on match %s", self.match_id)
             await self.send_error("server_error")
 
+    async def dispatch(self, message):
+        """Channels runs ``close_old_connections`` in the sync thread before every handler
+        (a thread hop per message).  A frame from the broadcast touches no database, and
+        every database call of ``receive`` goes through ``database_sync_to_async``, which
+        does the same clean-up in its own thread: skip the hop for these two."""
+        kind = message.get("type")
+        if kind == "match.frames":
+            await self.match_frames(message)
+        elif kind == "websocket.receive":
+            await self.websocket_receive(message)
+        else:
+            await super().dispatch(message)
+
     # -- group messages ---------------------------------------------------------------------
+    async def match_frames(self, event):
+        """One change of the match (``game.broadcast``): the frames of all four seats as
+        JSON text; this socket sends its own seat's only, a watcher the watcher frame."""
+        text = event["watch"] if self.seat is None else event["seats"][self.seat]
+        if text is not None:
+            await self.send(text_data=text)
+
     async def match_frame(self, event):
-        await self.send(text_data=json.dumps(event["frame"], ensure_ascii=False))
+        await self.send(text_data=frame_text(event["frame"]))
 
     async def seat_replaced(self, event):
         """The same player opened this seat in another tab: this one steps aside."""

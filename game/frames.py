@@ -6,9 +6,12 @@ come from ``game.engine.views``, which decides what a seat may see).
 
 from __future__ import annotations
 
+import json
+
 from django.utils import timezone
 
 from game.engine.match import MatchState
+from game.engine.timing import WARNING_SECONDS
 from game.engine.views import view_for
 
 
@@ -62,8 +65,16 @@ def match_frame(match, seat: int | None, seats=None) -> dict:
             "deadline": _ms(match.deadline),
             "turn_started": _ms(match.turn_started),
             "server_time": _ms(timezone.now()),
+            # the last seconds of a turn are shown as a warning (K-N6)
+            "warning_seconds": WARNING_SECONDS,
             "host_id": match.host_id,
         },
         "me": seat,
         "hand": hand,
     }
+
+
+def frame_text(frame: dict) -> str:
+    """A frame as the JSON text a socket sends: compact, Turkish letters as they are.
+    The broadcast serialises each frame once, not once per socket."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))

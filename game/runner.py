@@ -9,29 +9,38 @@ bots does not recurse.
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from django.conf import settings
+from django.utils import timezone
 
+log = logging.getLogger(__name__)
 _local = threading.local()
 
 
 def kick(match_id: int) -> None:
+    """After a commit: if a bot is due, schedule its move for ``Match.bot_due`` (the
+    human-like ``KUT_BOT_DELAY_SECONDS``, or at once for an away seat, K-N7).  The task
+    carries the version, so a late or doubled one does nothing."""
     from game.models import Match
 
     match = Match.objects.filter(pk=match_id).values("bot_due", "version", "status").first()
-    if not match or match["bot_due"] is None:
+    if not match or match["bot_due"] is None or match["status"] != Match.Status.PLAYING:
         return
     if getattr(settings, "KUT_BOTS_INLINE", False):
         run_inline(match_id)
         return
     from game.tasks import match_bot_turn
 
-    delay = max(0.0, float(settings.KUT_BOT_DELAY_SECONDS))
+    options = {}
+    wait = (match["bot_due"] - timezone.now()).total_seconds()
+    if wait > 0.05:
+        options["countdown"] = wait
     try:
-        match_bot_turn.apply_async((match_id, match["version"]), countdown=delay)
+        match_bot_turn.apply_async((match_id, match["version"]), **options)
     except Exception:  # the broker is down: the beat sweep will pick the move up
-        pass
+        log.warning("could not schedule the bot move of match %s", match_id, exc_info=True)
 
 
 def run_inline(match_id: int, limit: int = 5000) -> None:

@@ -24,6 +24,7 @@ from game.engine import bots
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
+from game.engine.timing import AWAY_AFTER_TIMEOUTS
 from game.engine.transitions import apply
 from game.engine.views import can_claim, view_for
 from game.models import HandResult, Match, MatchAction, MatchSeat
@@ -88,13 +89,20 @@ def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetim
         botset = _bot_seats(seats)
         bot_turn = hand.turn in botset
         bot_claim = hand.claimable and any(can_claim(hand, s) for s in botset)
-        if bot_turn or bot_claim:
+        if bot_turn and _stands_in(seats[hand.turn]):
+            match.bot_due = now  # K-N7: a bot plays an away seat at once
+        elif bot_turn or bot_claim:
             match.bot_due = now + timedelta(seconds=settings.KUT_BOT_DELAY_SECONDS)
         else:
             match.bot_due = None
     else:
         match.turn_started = None
         match.bot_due = None
+
+
+def _stands_in(seat: MatchSeat) -> bool:
+    """A bot plays this human's seat because the player timed out twice (K-N7)."""
+    return seat.away and not seat.left and not seat.bot_level and seat.user_id is not None
 
 
 def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
@@ -138,14 +146,17 @@ def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | No
     _schedule(match, ms, seats, now, _turn_key(ms) != turn_before)
     match.save()
     mid = match.pk
-    transaction.on_commit(lambda: _after_commit(mid))
+    transaction.on_commit(lambda: _after_commit(mid, match))
 
 
-def _after_commit(match_id: int) -> None:
+def _after_commit(match_id: int, match: Match | None = None) -> None:
+    """Broadcast and schedule bots.  ``match`` is the row as this transaction committed
+    it (saves reloading it and re-reading its state); without one it is reloaded."""
     from game import broadcast, runner
 
-    broadcast.match_broadcast(match_id)
-    runner.kick(match_id)
+    broadcast.match_broadcast(match_id, match)
+    if match is None or match.bot_due is not None:  # kick() does nothing without a bot due
+        runner.kick(match_id)
 
 
 def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
@@ -155,7 +166,7 @@ def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
     turn_before = _turn_key(ms)
     events = apply(hand, seat, {"type": "timeout"})
     ms_seat = seats[seat]
-    if hand.timeouts[seat] >= 2 and not ms_seat.away and not ms_seat.bot_level:
+    if hand.timeouts[seat] >= AWAY_AFTER_TIMEOUTS and not ms_seat.away and not ms_seat.bot_level:
         ms_seat.away = True  # K-N7: a bot plays the seat until the player acts again
         ms_seat.away_since = now
         ms_seat.save(update_fields=["away", "away_since"])
@@ -435,6 +446,65 @@ def match_abort(match_id: int, now: datetime | None = None) -> None:
         transaction.on_commit(lambda: _after_commit(mid))
 
 
+def abandon_reason(match: Match, seats: list[MatchSeat], now: datetime) -> str | None:
+    """Housekeeping: why a running match should be closed as abandoned, or None.
+
+    ``no_humans``: no human player is left at the table (K-X3; ``match_leave`` closes the
+    table itself, this catches the rest, e.g. deleted accounts).  ``inactive``: no human
+    is connected and none has acted for ``KUT_ABANDON_AFTER_SECONDS`` (e.g. a test table,
+    which has no timer, left behind on a human's turn)."""
+    humans = [s for s in seats if s.user_id is not None and not s.left]
+    if not humans:
+        return "no_humans"
+    if any(s.connected for s in humans):
+        return None
+    last = (
+        match.actions.filter(actor=MatchAction.Actor.HUMAN)
+        .order_by("-version")
+        .values_list("created_at", flat=True)
+        .first()
+    ) or match.created_at
+    if now - last >= timedelta(seconds=settings.KUT_ABANDON_AFTER_SECONDS):
+        return "inactive"
+    return None
+
+
+def match_close_abandoned(match_id: int, expected_version: int | None = None,
+                          now: datetime | None = None) -> str | None:  # fmt: skip
+    """Close a running match as abandoned if ``abandon_reason`` says so, checked again
+    under the row lock (idempotent: a stale version or a match that came back to life
+    does nothing).  Returns the reason, or None when nothing was done.  The finish
+    hooks are called after commit, as for every match that ends."""
+    now = _now(now)
+    with transaction.atomic():
+        try:
+            match = _locked(match_id)
+        except ServiceError:
+            return None
+        if not match.running:
+            return None
+        if expected_version is not None and expected_version != match.version:
+            return None
+        seats = _seats(match)
+        reason = abandon_reason(match, seats, now)
+        if reason is None:
+            return None
+        ms = MatchState.from_dict(match.state)
+        match.status = Match.Status.ABANDONED
+        match.finished_at = now
+        match.deadline = None
+        transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
+        _save(
+            match,
+            ms,
+            seats,
+            now,
+            _turn_key(ms),
+            (None, "abandon", {"type": "abandon", "reason": reason}, MatchAction.Actor.SYSTEM),
+        )
+        return reason
+
+
 # --- reading -----------------------------------------------------------------------------------
 
 
@@ -455,7 +525,7 @@ def match_replay(match: Match) -> MatchState:
             ms = new_match(match.tasks, _rng_for_hand(match.seed, 1))
         elif act.kind == "next_hand":
             start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
-        elif act.kind == "leave":
+        elif act.kind in ("leave", "abandon"):
             continue
         else:
             apply(ms.hand, act.seat, act.payload)

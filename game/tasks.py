@@ -1,42 +1,114 @@
 """Celery tasks: fetch by id, call the same services (all idempotent: they carry the
-expected version, so a retried or doubled task does nothing twice)."""
+expected version, so a retried or doubled task does nothing twice).
+
+Deadlines are data on the ``Match`` row (``deadline``, ``bot_due``); beat runs
+``match_sweep`` about every second, and that sweep is the guarantee that every overdue
+turn, finished hand and due bot move is handled even if a per-move task is lost.
+``match_housekeeping`` (every minute) closes tables nobody plays at any more.
+"""
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime, timedelta
+
 from celery import shared_task
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from game.models import Match
+from game.models import Match, MatchAction, MatchSeat
+
+log = logging.getLogger(__name__)
+
+BATCH = 200  # matches per kind and sweep; the rest wait for the next second
+# A due bot move is first left to its own task (``runner.kick`` schedules one for
+# ``bot_due``); the sweep plays it only when it is this late, i.e. when that task was
+# lost.  Without the grace the sweep and the task race for every move each second.
+BOT_GRACE = timedelta(seconds=2)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, acks_late=True)
 def match_bot_turn(match_id: int, expected_version: int | None = None) -> bool:
-    from game.services import match_play_bot
+    """One bot move (scheduled by ``game.runner.kick`` after each commit).  A redelivered
+    or late copy carries an old version and does nothing."""
+    from game.services import ServiceError, match_play_bot
 
-    return match_play_bot(match_id, expected_version)
+    try:
+        return match_play_bot(match_id, expected_version)
+    except ServiceError:  # the match is gone
+        return False
+
+
+def _each(rows, step, now: datetime, what: str) -> int:
+    """Call ``step(pk, version, now)`` for each row; one broken match never stops the
+    sweep for the others."""
+    done = 0
+    for pk, version in rows:
+        try:
+            done += bool(step(pk, version, now))
+        except Exception:
+            log.exception("match %s: %s failed at version %s", pk, what, version)
+    return done
+
+
+def sweep(now: datetime) -> int:
+    """Apply everything that is due at ``now``: overdue turns get their timeout (K-N6,
+    K-N7), finished hands their next deal (K-M4), bots whose move task is overdue by
+    ``BOT_GRACE`` one move.  Returns how many changes were made."""
+    from game.services import match_expire_turn, match_next_hand, match_play_bot
+
+    playing = Match.objects.filter(status=Match.Status.PLAYING)
+    overdue = playing.filter(deadline__lte=now).order_by("deadline")
+    done = _each(overdue.values_list("pk", "version")[:BATCH], match_expire_turn, now, "timeout")
+    between = Match.objects.filter(status=Match.Status.BETWEEN, deadline__lte=now)
+    rows = between.order_by("deadline").values_list("pk", "version")[:BATCH]
+    done += _each(rows, match_next_hand, now, "next hand")
+    # evaluated now, after the timeouts above: the versions are the fresh ones
+    due = playing.filter(bot_due__lte=now - BOT_GRACE).order_by("bot_due")
+    done += _each(due.values_list("pk", "version")[:BATCH], match_play_bot, now, "bot move")
+    return done
 
 
 @shared_task(ignore_result=True)
 def match_sweep() -> int:
-    """Beat, about every second: overdue turns get their timeout (K-N7), finished hands
-    their next deal (K-M4), due bots their move.  Returns how many changes it made."""
-    from game.services import match_expire_turn, match_next_hand, match_play_bot
+    """Beat, about every second (``CELERY_BEAT_SCHEDULE``)."""
+    return sweep(timezone.now())
 
-    now = timezone.now()
-    done = 0
-    overdue = Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now).values_list(
-        "pk", "version"
+
+def housekeeping(now: datetime) -> int:
+    """Close running matches that nobody plays any more (``services.abandon_reason``:
+    no human left, K-X3; or no human connected nor acting for
+    ``KUT_ABANDON_AFTER_SECONDS``).  The service checks again under the row lock."""
+    from django.conf import settings
+
+    from game.services import match_close_abandoned
+
+    cutoff = now - timedelta(seconds=settings.KUT_ABANDON_AFTER_SECONDS)
+    running = Match.objects.filter(status__in=[Match.Status.PLAYING, Match.Status.BETWEEN])
+    humans = MatchSeat.objects.filter(match=OuterRef("pk"), user__isnull=False, left=False)
+    recent = MatchAction.objects.filter(
+        match=OuterRef("pk"), actor=MatchAction.Actor.HUMAN, created_at__gt=cutoff
     )
-    for pk, version in overdue[:200]:
-        done += match_expire_turn(pk, version, now)
-    between = Match.objects.filter(status=Match.Status.BETWEEN, deadline__lte=now).values_list(
-        "pk", "version"
+    candidates = (
+        running.annotate(
+            has_human=Exists(humans),
+            has_connected=Exists(humans.filter(connected=True)),
+            acted=Exists(recent),
+        )
+        .filter(Q(has_human=False) | Q(has_connected=False, acted=False, created_at__lte=cutoff))
+        .order_by("pk")
     )
-    for pk, version in between[:200]:
-        done += match_next_hand(pk, version, now)
-    due = Match.objects.filter(status=Match.Status.PLAYING, bot_due__lte=now).values_list(
-        "pk", "version"
-    )
-    for pk, version in due[:200]:
-        done += match_play_bot(pk, version, now)
-    return done
+    rows = candidates.values_list("pk", "version")[:BATCH]
+
+    def close(pk: int, version: int, now: datetime) -> str | None:
+        # No version pin: bots may move such a match every second, and the reason is
+        # checked again under the row lock (a closed match is not running: idempotent).
+        return match_close_abandoned(pk, None, now)
+
+    return _each(rows, close, now, "housekeeping")
+
+
+@shared_task(ignore_result=True)
+def match_housekeeping() -> int:
+    """Beat, every minute."""
+    return housekeeping(timezone.now())

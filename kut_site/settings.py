@@ -185,7 +185,9 @@ if REDIS_URL:
                 # redis-py 8 times out idle reads after 5 s unless told not to
                 # (channels_redis#422); the layer's blocking reads need None.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                "prefix": "kut",
+                # Group and channel names live under this prefix: give each site (or
+                # test run) sharing one Redis its own, or their groups mix.
+                "prefix": env_str("KUT_CHANNEL_PREFIX") or "kut",
             },
         }
     }
