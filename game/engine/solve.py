@@ -2,8 +2,9 @@
 
     python -m game.engine.solve QUERY.json      # or '-' for standard input
 
-Input ``{"indicator": "R7", "tiles": [...], "tasks": 8, "task": 3}`` (``task`` null =
-already opened; ``tasks`` defaults to 8).  Prints one JSON object
+Input ``{"indicator": "R7", "tiles": [...], "tasks": 8, "task": 3}`` (``task`` null or
+missing = already opened; ``tasks`` defaults to 8; other fields are ignored, so that
+external checkers may add their own).  Prints one JSON object
 ``{"can_open", "groups", "left", "points_left"}``.  Malformed input exits 2 with a
 one-line message on standard error.
 """
@@ -27,9 +28,7 @@ def parse_query(data) -> tuple[list[int], int, tuple | None]:
     """Validate a query; return ``(faces, okey, task)``."""
     if not isinstance(data, dict):
         raise QueryError("the query must be a JSON object")
-    unknown = set(data) - {"indicator", "tiles", "tasks", "task", "game"}
-    if unknown:
-        raise QueryError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    # fields other than these are ignored (external checkers may add their own)
     if data.get("game", "kut") != "kut":
         raise QueryError(f"unknown game {data.get('game')!r}")
     if "indicator" not in data:
@@ -62,9 +61,7 @@ def parse_query(data) -> tuple[list[int], int, tuple | None]:
     tasks = data.get("tasks", 8)
     if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks not in TASK_LISTS:
         raise QueryError(f"'tasks' must be 5, 8 or 12, not {tasks!r}")
-    if "task" not in data:
-        raise QueryError("missing field 'task' (a task number, or null when opened)")
-    task_no = data["task"]
+    task_no = data.get("task")  # missing = null: already opened
     if task_no is None:
         task = None
     else:

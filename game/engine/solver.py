@@ -51,6 +51,26 @@ Objectives (lexicographic, smaller is better):
   whole, i.e. natural, first; okeys stay in hand when possible).
   ``points_left`` reports the remaining tiles as they are (not further arranged).
 * ``FINISH``: exactly one tile left; prefer that tile to be a real okey (K-S1: -200).
+
+Speed
+-----
+* The DP state is one packed int; a DP value is ``cost << _SHC | predecessor``, so a
+  transition is two additions and one dict probe.  Transitions come from tables keyed
+  by the bits of the state they read (one colour's slots, okeys, room, ...), shared by
+  all calls of the process; the room is capped at the okeys still unused inside the
+  tables.  The path is recovered by finding each step again in those tables.
+* Layers where nothing can happen (no tile of the colour and no run of it open; no
+  natural left over at a number) are skipped, and states whose only option is the
+  identity keep their value.
+* Exchange argument (open / finish): a gap okey at (c, n) while a natural (c, n) is
+  left or in a küt can swap places with it (the küt keeps a natural: with at most two
+  okeys it held at most one), so those options are not generated.
+* ``FINISH`` is first checked with ``_strays`` (naturals that fit no group of naturals
+  beyond what the okey groups could take: two or more means no finish), tasks with
+  ``_task_feasible`` (a direct, exact check of their few groups); the DP then only
+  runs for racks that can open.  ``_task_live`` drops DP states that can no longer
+  complete the task (a necessary condition, so exact), which also keeps the beam
+  of the opening choice from losing every opening.
 """
 
 from __future__ import annotations
@@ -355,6 +375,8 @@ _KMASK = 0xFFF << 14  # okeys, task runs, task küts, pairs, finish flag, room
 _RKMASK = ~(3 << 2)  # resid key: everything above _SH_J but the task runs
 _CTAB: dict = {}
 _RTAB: dict = {}
+_IDENT = [(0, 0)]  # the identity transition only (carried over without a new value)
+_IDENT_COLOUR = ("none", 0, "none", 0, 0, 0)
 
 
 def _unpack(st: int) -> tuple:
@@ -395,6 +417,8 @@ def _colour_fill(tab, key, c, x, L, n, exact, free, swap):
             tok << _SHC,
         ))
         dets.append(det)
+    if pairs == _IDENT:
+        pairs = _IDENT
     tab[0][key] = pairs
     tab[1][key] = dets
     return pairs
@@ -437,20 +461,23 @@ def _resid_fill(tab, key, n, Lk, oc, mode):
             dcost << _SHC,
         ))
         dets.append(groups)
+    if pairs == _IDENT:
+        pairs = _IDENT
     tab[0][key] = pairs
     tab[1][key] = dets
     return pairs
 
 
 def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
-        ub=None, beam=None):
+        ub=None, beam=None, live=None):
     """``mode``: "open" (points left), "task" (points of the arranged rest, then task
     okey weight), "feas" (the task groups only, cost = task okey weight) or "finish"
     (exactly one tile left, prefer a real okey).
 
     ``ub``: prune partial states whose cost already exceeds it (costs only grow, so
     this is exact when ``ub`` is at least the optimum).  ``beam``: keep only that many
-    cheapest states per layer (a heuristic).
+    cheapest states per layer (a heuristic).  ``live``: see ``_task_live``; states
+    that can no longer complete the task are dropped (exact).
     Returns ``(cost, final_state, path)`` or ``None`` when infeasible; the final state
     is unpacked: ``(cs0, cs1, cs2, cs3, okeys, tr, tk, p, fl, room)``."""
     okc, okn = divmod(okey, 13)
@@ -466,13 +493,17 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
     layer = {start: 0}
     history = []  # (layer, table that produced it, colour shift or -1)
 
-    def trim(new):
+    def trim(new, n):
+        """Drop the states that can no longer open the task (``live``); with a beam,
+        keep the ``beam`` cheapest (cost so far plus the okeys still without
+        room, which are charged at the end)."""
+        if live is not None:
+            ok = live[n + 1]
+            new = {st: v for st, v in new.items() if ok[(st >> _SH_J) & 511]}
         if beam is None or len(new) <= beam:
             return new
 
         def rank(kv):
-            # cost so far plus the okeys that could not be placed yet (charged at
-            # the end)
             st = kv[0]
             over = ((st >> _SH_J) & 3) - ((st >> _SH_R) & 3)
             return (kv[1] >> _SHC) + (over * OKEY_POINTS * _SCALE if over > 0 else 0)
@@ -483,7 +514,17 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
         row = nat[n]
         for c in range(4):
             sh = 14 * c
-            tab = _colour_table(c, row[c], Lr, n, exact, free, swap)
+            x = row[c]
+            if (
+                not x and (not Lr or n + Lr > 14)
+                and not any((st >> sh) & _CS_MASK for st in layer)
+            ):
+                # nothing of this colour here and no run of it open: identity
+                history.append((layer, None, sh))
+                if _STATS is not None:
+                    _STATS.append(layer)
+                continue
+            tab = _colour_table(c, x, Lr, n, exact, free, swap)
             tget = tab[0].get
             new = {}
             get = new.get
@@ -493,14 +534,17 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
                 key = ((st >> sh) & _CS_MASK) | ((st >> 42) & _KMASK)
                 opts = tget(key)
                 if opts is None:
-                    opts = _colour_fill(tab, key, c, row[c], Lr, n, exact, free, swap)
+                    opts = _colour_fill(tab, key, c, x, Lr, n, exact, free, swap)
+                if opts is _IDENT:  # keep the value (and its older predecessor)
+                    if v < get(st, inf):
+                        new[st] = v
+                    continue
                 base = ((v >> _SHC) << _SHC) | st
                 for d, t in opts:
                     nst = st + d
                     nv = base + t
                     if nv < get(nst, inf):
                         new[nst] = nv
-            new = trim(new)
             history.append((new, tab, sh))
             layer = new
             if _STATS is not None:
@@ -508,6 +552,9 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
             if not layer:
                 return None
         # split of the residual naturals
+        if not any(st >> _SH_Y for st in layer):
+            history.append((layer, None, -1))  # no natural left over: identity
+            continue
         oc = okc if okn == n else -1
         tab = _resid_table(n, Lk, oc, mode)
         tget = tab[0].get
@@ -520,13 +567,18 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
             opts = tget(key)
             if opts is None:
                 opts = _resid_fill(tab, key, n, Lk, oc, mode)
+            if opts is _IDENT:
+                if v < get(st, inf):
+                    new[st] = v
+                continue
             base = ((v >> _SHC) << _SHC) | st
             for d, t in opts:
                 nst = st + d
                 nv = base + t
                 if nv < get(nst, inf):
                     new[nst] = nv
-        new = trim(new)
+        if beam is not None or live is not None:
+            new = trim(new, n)
         history.append((new, tab, -1))
         layer = new
         if not layer:
@@ -572,22 +624,38 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
     if best is None:
         return None
     # walk back: the predecessor is stored with each state, the detail is found
-    # again in the transition table that produced the state
+    # again in the transition table that produced the state; a state whose value
+    # equals its value one layer earlier may have been carried over unchanged
     path = []
     pst = best[1]
+    layers = [{start: 0}] + [h[0] for h in history]
     for i in range(len(history) - 1, -1, -1):
         layer_d, tab, sh = history[i]
         v = layer_d[pst]
-        prev = v & _LOW
-        if i:
-            pcost = history[i - 1][0][prev] >> _SHC
-        else:
-            pcost = 0
-        dc = ((v >> _SHC) - pcost) << _SHC
+        before = layers[i]
+        if tab is None:  # skipped layer
+            path.append(_IDENT_COLOUR if sh >= 0 else ())
+            continue
         if sh >= 0:
-            key = ((prev >> sh) & _CS_MASK) | ((prev >> 42) & _KMASK)
+            key_of = lambda q: ((q >> sh) & _CS_MASK) | ((q >> 42) & _KMASK)  # noqa
         else:
-            key = (prev >> _SH_J) & _RKMASK
+            key_of = lambda q: (q >> _SH_J) & _RKMASK  # noqa
+        if before.get(pst) == v:
+            key = key_of(pst)
+            if tab[0][key] is _IDENT:
+                path.append(tab[1][key][0])
+                continue
+            det = None
+            for (d, t), dd in zip(tab[0][key], tab[1][key]):
+                if d == 0 and t == 0:
+                    det = dd
+                    break
+            if det is not None:
+                path.append(det)
+                continue
+        prev = v & _LOW
+        dc = ((v >> _SHC) - (before[prev] >> _SHC)) << _SHC
+        key = key_of(prev)
         for (d, t), det in zip(tab[0][key], tab[1][key]):
             if prev + d == pst and t == dc:
                 path.append(det)
@@ -604,13 +672,6 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
 # search of this width above it (to meet the speed targets).
 EXACT_PREFERENCE_TILES = 10
 PREF_BEAM = 64
-
-
-def _search(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False):
-    """Exact search: a narrow beam pass finds a good solution, whose cost then prunes
-    the exact DP (branch and bound; all costs are non-negative and only grow)."""
-    args = (nat, J, okey, mode, Lr, nr, Lk, nk, npairs, exact)
-    return _dp(*args)
 
 
 def _reconstruct(path, okey, Lr):
@@ -728,15 +789,12 @@ def _place_extras(free, extras):
     return extras
 
 
-def _strays(nat, J):
-    """A lower bound on the natural tiles that no arrangement into runs and küts can
-    place.  A copy of (c, n) needs a group of its own: a küt at n or a run through n
-    (which holds a window of three around n).  Copies beyond what natural groups
-    could hold must sit in a group with a real okey; there are at most ``J`` such
-    groups and each holds at most one copy of a face.  Used to reject ``FINISH``
-    quickly (it needs all tiles but one in groups)."""
+def _stray_copies(nat):
+    """``stray[n][c]``: copies of (c, n) that no arrangement can place into groups of
+    naturals only.  A copy needs a group of its own: a küt at n or a run through n
+    (which holds a window of three around n); the copies beyond what such groups could
+    hold (over-estimated) are strays: placing one needs a group with a real okey."""
     stray = [[0] * 4 for _ in range(14)]
-    total = 0
     for n in range(1, 14):
         row = nat[n]
         for c in range(4):
@@ -748,50 +806,197 @@ def _strays(nat, J):
                 kut = min(2, sum(min(o, 2) for o in others) // 2)
             else:
                 kut = 0
+            if kut >= x:
+                continue
             wins = []
             for s in range(max(1, n - 2), min(n, 11) + 1):
-                w = [nat[m][c] for m in range(s, s + 3) if m != n]
-                if all(w):
+                if all(nat[m][c] for m in range(s, s + 3) if m != n):
                     wins.append(s)
             run = 0
             if wins:
                 run = 1
                 for s1 in wins:
                     for s2 in wins:
-                        shared = set(range(s1, s1 + 3)) & set(range(s2, s2 + 3))
-                        if all(nat[m][c] >= 2 for m in shared if m != n):
+                        if all(
+                            nat[m][c] >= 2
+                            for m in range(max(s1, s2), min(s1, s2) + 3)
+                            if m != n
+                        ):
                             run = 2
-            extra = x - min(x, kut + run)
-            if extra:
-                stray[n][c] = extra
-                total += extra
+            if kut + run < x:
+                stray[n][c] = x - kut - run
+    return stray
+
+
+def _okey_ranges(nat, J):
+    """Runs with real okeys at given positions: ``(c, lo, hi, holes)`` for each
+    colour and one hole, or two holes at most two apart (a run whose two okeys are
+    further apart holds no more strays than two runs with one okey each)."""
+    out = []
+    for c in range(4):
+        col = [0] + [nat[m][c] for m in range(1, 14)] + [0]
+        for h1 in range(1, 14):
+            for h2 in ((h1,) if J < 2 else (h1, h1 + 1, h1 + 2)):
+                if h2 > 13 or (h2 == h1 + 2 and not col[h1 + 1]):
+                    continue
+                lo = h1
+                while col[lo - 1]:
+                    lo -= 1
+                hi = h2
+                while col[hi + 1]:
+                    hi += 1
+                out.append((c, lo, hi, h1, h2))
+    return out
+
+
+def _strays(nat, J, stray):
+    """A lower bound on the naturals that stay in hand in any arrangement into runs
+    and küts: the strays beyond what the okey groups (at most ``J``, each holding one
+    copy of a face) could take.  ``FINISH`` needs at most one tile left."""
+    total = sum(map(sum, stray))
     if not total or not J:
         return total
-    # okey groups: a run of one colour whose missing positions are okeys, or a küt
     best1 = best2 = 0
     for n in range(1, 14):
         k = sum(1 for c in range(4) if stray[n][c])
         best1 = max(best1, min(k, 3))
-        best2 = max(best2, min(k, 2))
-    for c in range(4):
-        col = [nat[m][c] if 1 <= m <= 13 else 0 for m in range(15)]
-        for h1 in range(1, 14):
-            for h2 in ([h1] if J == 1 else range(h1, 14)):
-                if h2 > h1 + 1 and not all(col[m] for m in range(h1 + 1, h2)):
-                    continue
-                lo = h1
-                while lo > 1 and col[lo - 1]:
-                    lo -= 1
-                hi = h2
-                while hi < 13 and col[hi + 1]:
-                    hi += 1
-                cnt = sum(1 for m in range(lo, hi + 1) if stray[m][c] and m not in (h1, h2))
-                if h1 == h2:
-                    best1 = max(best1, cnt)
-                else:
-                    best2 = max(best2, cnt)
-    rescue = best1 * J if J == 1 else max(2 * best1, best2)
+    for c, lo, hi, h1, h2 in _okey_ranges(nat, J):
+        cnt = sum(1 for m in range(lo, hi + 1) if stray[m][c] and m != h1 and m != h2)
+        if h1 == h2:
+            best1 = max(best1, cnt)
+        else:
+            best2 = max(best2, cnt)
+    rescue = best1 if J == 1 else max(2 * best1, best2)
     return max(0, total - rescue)
+
+
+def _task_feasible(nat, J, okey, Lr, nr, Lk, nk, npairs):
+    """Exactly whether the task's groups can be formed (K-O2, K-O6): ``npairs``
+    pairs, or at most two runs / küts, with at most ``J`` real okeys."""
+    if npairs:
+        # natural pairs; a real okey pairs with a natural other than F (K-G3), best
+        # with one that has no twin; two okeys on the two copies of a face (not F)
+        # give one pair more than the natural pair
+        okc, okn = divmod(okey, 13)
+        okn += 1
+        pairs = singles = 0
+        twins = False
+        for n in range(1, 14):
+            row = nat[n]
+            for c in range(4):
+                x = row[c]
+                if not x:
+                    continue
+                pairs += x // 2
+                if c == okc and n == okn:
+                    continue  # F pairs only with F
+                if x == 1:
+                    singles += 1
+                else:
+                    twins = True
+        best = pairs + min(J, singles)
+        if J - singles >= 2 and twins:
+            best += 1
+        return best >= npairs
+    kinds = [Lr] * nr + [-Lk] * nk  # run lengths > 0, küt sizes < 0
+    table = {}
+    for L in set(kinds):
+        lst = []  # (okeys the group needs alone, faces it uses)
+        if L > 0:
+            for c in range(4):
+                for s in range(1, 15 - L):
+                    need = 0
+                    for m in range(s, s + L):
+                        if not nat[m][c]:
+                            need += 1
+                    if need <= J:
+                        lst.append((need, [(m, c) for m in range(s, s + L)]))
+        else:
+            for n in range(1, 14):
+                row = nat[n]
+                for cols in combinations(range(4), -L):
+                    need = sum(1 for c in cols if not row[c])
+                    if need <= J:
+                        lst.append((need, [(n, c) for c in cols]))
+        table[L] = lst
+    if len(kinds) == 1:
+        return bool(table[kinds[0]])
+    k1, k2 = kinds
+    l1, l2 = table[k1], table[k2]
+    for i, (n1, u1) in enumerate(l1):
+        for n2, u2 in (l2[i:] if k1 == k2 else l2):
+            need = n1 + n2
+            if need > J:
+                continue
+            # a face both groups use needs a second copy: one okey more if the rack
+            # holds a single copy (none: both okeys are already counted)
+            for m, c in set(u1).intersection(u2):
+                if nat[m][c] == 1:
+                    need += 1
+            if need <= J:
+                return True
+    return False
+
+
+def _task_live(nat, J, Lr, nr, Lk, nk, npairs):
+    """``live[lo][key]``: whether a DP state whose okeys left / task runs to start /
+    task küts to do / pairs to do are ``key`` (bits as in the packed state above
+    ``_SH_J``) may still complete the task with the numbers ``>= lo``.  A necessary
+    condition (the okeys must cover the missing naturals of the cheapest remaining
+    groups, counted independently), so dropping the other states is exact."""
+    inf = 99
+    live = []
+    if npairs:
+        pp = [0] * 15
+        for n in range(13, 0, -1):
+            pp[n] = pp[n + 1] + sum(x // 2 for x in nat[n])
+        for lo in range(15):
+            ok = bytearray(512)
+            for j in range(J + 1):
+                for p in range(npairs + 1):
+                    ok[j | p << 6] = p <= pp[lo] + j
+            live.append(ok)
+        return live
+    # per kind: need[k][lo] = okeys k groups need at least, from numbers >= lo
+    needs = []
+    for L, cnt, is_run in ((Lr, nr, True), (Lk, nk, False)):
+        one = [[] for _ in range(15)]
+        two = [[] for _ in range(15)]
+        if cnt and is_run:
+            for c in range(4):
+                for s in range(1, 15 - L):
+                    xs = [nat[m][c] for m in range(s, s + L)]
+                    one[s].append(sum(1 for x in xs if x == 0))
+                    two[s].append(sum(2 - x for x in xs))
+        elif cnt:
+            for n in range(1, 14):
+                row = nat[n]
+                present = sum(1 for x in row if x)
+                one[n].append(max(0, L - present))
+                two[n].append(max(2 * L - sum(row), 2 * (L - present)))
+        need = [[0] * 15, [inf] * 15, [inf] * 15]
+        acc1: list = []
+        best_two = inf
+        for lo in range(14, 0, -1):
+            acc1 = sorted(acc1 + one[lo])[:2]
+            if two[lo]:
+                best_two = min(best_two, min(two[lo]))
+            if acc1:
+                need[1][lo] = acc1[0]
+            if len(acc1) > 1:
+                need[2][lo] = acc1[0] + acc1[1]
+            need[2][lo] = min(need[2][lo], best_two)
+        needs.append(need)
+    rn, kn = needs
+    for lo in range(15):
+        ok = bytearray(512)
+        for tr in range(nr + 1):
+            for tk in range(nk + 1):
+                need = rn[tr][lo] + kn[tk][lo]
+                for j in range(need, J + 1):
+                    ok[j | tr << 2 | tk << 4] = 1
+        live.append(ok)
+    return live
 
 
 def _count(faces, okey):
@@ -870,7 +1075,7 @@ def _final_room(st):
 
 def _solve_open(faces, okey, nat, J, can_open=None) -> Solution:
     for exact in (False, True):
-        res = _search(nat, J, okey, "open", exact=exact)
+        res = _dp(nat, J, okey, "open", exact=exact)
         assert res is not None  # leaving everything is always possible
         _cost, st, path = res
         free, _t, _r = _reconstruct(path, okey, 0)
@@ -919,9 +1124,9 @@ def solve(faces, okey: int, task) -> Solution:
         return _solve_open(faces, okey, nat, J)
     task = tuple(task)
     if task == ():
-        if faces and _strays(nat, J) <= 1:
+        if faces and _strays(nat, J, _stray_copies(nat)) <= 1:
             for exact in (False, True):
-                res = _search(nat, J, okey, "finish", exact=exact)
+                res = _dp(nat, J, okey, "finish", exact=exact)
                 if res is None:
                     break
                 _cost, st, path = res
@@ -934,18 +1139,20 @@ def solve(faces, okey: int, task) -> Solution:
         return _solve_open(faces, okey, nat, J, can_open=False)
     Lr, nr, Lk, nk, npairs = _parse_task(task)
     targs = (Lr, nr, Lk, nk, npairs)
-    # 1. exact: can the task be opened at all?  (task groups only; small state space)
-    feas = _dp(nat, J, okey, "feas", *targs)
-    if feas is None:
+    # 1. exact: can the task be opened at all?  (a direct check of its few groups)
+    if not _task_feasible(nat, J, okey, *targs):
         return _solve_open(faces, okey, nat, J, can_open=False)
     # 2. choose the opening that leaves the best arrangement of the rest: exact DP
-    #    for small racks, else a beam search over the same DP (falls back to the
-    #    feasibility answer if the beam loses every opening).
-    path = feas[2]
+    #    for small racks, else a beam search over the same DP; if the beam loses
+    #    every opening, the DP over the task groups alone gives one.
     exact_pref = len(faces) <= EXACT_PREFERENCE_TILES
-    res = _dp(nat, J, okey, "task", *targs, beam=None if exact_pref else PREF_BEAM)
-    if res is not None:
-        path = res[2]
+    live = _task_live(nat, J, *targs)
+    res = _dp(nat, J, okey, "task", *targs, beam=None if exact_pref else PREF_BEAM,
+              live=live)
+    if res is None:
+        res = _dp(nat, J, okey, "feas", *targs, live=live)
+        assert res is not None, "task feasibility check inconsistent"
+    path = res[2]
     _free, task_groups, task_runs = _reconstruct(path, okey, Lr)
     kuts = [g for k, g in task_groups if k == KUT]
     pairs = [g for k, g in task_groups if k == PAIR]

@@ -272,6 +272,25 @@ def test_agreement_with_ilp():
                 assert sol.can_open == ref_can
 
 
+def test_quick_checks_agree_with_dp():
+    """The direct task check and the finish pre-check against the DP itself."""
+    from game.engine import solver as S
+
+    rng = random.Random(11)
+    for i in range(150):
+        if i % 3 == 0:
+            fs, okey = _dense_rack(rng, rng.randrange(6, 25))
+        else:
+            fs, okey = _random_rack(rng, rng.randrange(4, 33), i % 2 == 0)
+        nat, J = S._count(fs, okey)
+        for task in TASKS:
+            targs = S._parse_task(task)
+            dp = S._dp(nat, J, okey, "feas", *targs) is not None
+            assert S._task_feasible(nat, J, okey, *targs) == dp, (fs, okey, task)
+        if S._strays(nat, J, S._stray_copies(nat)) > 1:
+            assert S._dp(nat, J, okey, "finish") is None, (fs, okey)
+
+
 def test_reference_group_kinds():
     ok = OKEY_R8
     assert group_kind(faces("Y12", "Y13", "Y1"), ok) == set()
@@ -312,6 +331,21 @@ def test_cli_opened_and_default_tasks():
     assert json.loads(p.stdout)["can_open"] is True  # 8 tasks by default: run of 4
 
 
+def test_cli_ignores_unknown_fields_and_defaults():
+    # extra fields (an external checker's own) are ignored; a missing "task" means
+    # null (already opened) and a missing "tasks" means 8
+    p = _cli({"indicator": "R7", "tiles": ["R1", "R2", "R3", "B5"], "id": 17,
+              "expect": {"points_left": 5}, "comment": None})
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out == {"can_open": None, "groups": [["R1", "R2", "R3"]], "left": ["B5"],
+                   "points_left": 5}
+    p = _cli({"indicator": "R7", "tiles": ["R1", "R2", "R3", "R4"], "task": 6,
+              "note": "x"})  # 8 tasks: task 6 is two runs of 4
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["can_open"] is False
+
+
 @pytest.mark.parametrize(
     "payload,raw",
     [
@@ -325,6 +359,10 @@ def test_cli_opened_and_default_tasks():
         ({"indicator": "R7", "tiles": ["R1"], "tasks": 8, "task": 9}, None),
         ({"indicator": "R7", "tiles": ["R1"], "tasks": 7, "task": 1}, None),
         ({"indicator": "R7", "tiles": ["R1"], "task": "1"}, None),
+        ({"indicator": "R7", "tiles": ["R1"], "task": True}, None),
+        ({"indicator": "R7", "tiles": ["R1"], "tasks": "8", "task": None}, None),
+        ({"indicator": "R7", "tiles": [1], "task": None}, None),
+        ({"indicator": "R7", "tiles": ["R1"], "task": None, "extra": 1} , "[1, 2"),
         ({"indicator": "F", "tiles": ["R1"], "task": None}, None),
         ({"indicator": "R7", "tiles": "R1 R2", "task": None}, None),
         ({"tiles": ["R1"], "task": None}, None),
