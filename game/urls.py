@@ -6,4 +6,9 @@ app_name = "game"
 
 urlpatterns = [
     path("match/<int:match_id>/", views.match_page, name="match"),
+    path("match/<int:match_id>/leave/", views.leave, name="leave"),
+    path("practice/", views.practice, name="practice"),
+    path("install/", views.install_help, name="install"),
+    # At the site root so that the service worker's scope is the whole site.
+    path("sw.js", views.service_worker, name="service_worker"),
 ]

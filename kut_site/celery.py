@@ -21,6 +21,37 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+def _atomic_filesystem_put() -> None:
+    """kombu's filesystem transport creates a message file and then writes it, so a
+    polling worker can read it empty and die with ``JSONDecodeError`` (seen within a
+    minute with a one-second beat).  Write to a hidden temporary name, then rename: the
+    worker only ever sees whole messages.  Used by the embedded (no broker) set-up."""
+    import uuid
+    from time import monotonic
+
+    from kombu.transport import filesystem
+    from kombu.utils.encoding import str_to_bytes
+    from kombu.utils.json import dumps
+
+    if getattr(filesystem.Channel._put, "kut_atomic", False):
+        return
+
+    def _put(self, queue, payload, **kwargs):
+        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        final = os.path.join(self.data_folder_out, name)
+        temp = os.path.join(self.data_folder_out, "." + name + ".tmp")  # never listed
+        with open(temp, "wb") as fh:
+            fh.write(str_to_bytes(dumps(payload)))
+        os.replace(temp, final)
+
+    _put.kut_atomic = True
+    filesystem.Channel._put = _put
+
+
+if str(app.conf.broker_url or "").startswith("filesystem"):
+    _atomic_filesystem_put()
+
+
 @app.on_after_configure.connect
 def _make_filesystem_broker_folders(sender: Celery, **kwargs) -> None:
     """kombu's filesystem transport expects its folders to exist."""

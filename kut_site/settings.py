@@ -183,8 +183,11 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out idle reads after 5 s unless told not to
-                # (channels_redis#422); the layer's blocking reads need None.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # (channels_redis#422); the layer's blocking reads need None.  Its pool
+                # raises MaxConnectionsError past 100 connections per process: 200 sockets
+                # closing at once (each leaving its groups) passed that in the load test
+                # (tools/load, issue 10), so a process may open more.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}],
                 # Group and channel names live under this prefix: give each site (or
                 # test run) sharing one Redis its own, or their groups mix.
                 "prefix": env_str("KUT_CHANNEL_PREFIX") or "kut",
@@ -336,7 +339,9 @@ KUT_TURN_SECONDS = env_int("KUT_TURN_SECONDS", 45)
 KUT_NEXT_HAND_SECONDS = env_int("KUT_NEXT_HAND_SECONDS", 10)
 KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.0)
 # Run bot moves inline right after each commit instead of as Celery tasks (tests).
-KUT_BOTS_INLINE = env_bool("KUT_BOTS_INLINE", False)
+# On by default in the embedded set-up: its in-memory channel layer is per process, so
+# only moves made inside the web process reach the browsers at once.
+KUT_BOTS_INLINE = env_bool("KUT_BOTS_INLINE", EMBEDDED)
 # Browser tests only: the practice form may fix the deal's seed. Never without DEBUG.
 KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
 # Housekeeping closes a running match as abandoned when no human is connected and none

@@ -32,7 +32,7 @@ def test_services_from_the_environment():
     assert snap["database"] == "django.db.backends.postgresql"
     assert snap["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert snap["layer"]["CONFIG"]["hosts"] == [
-        {"address": "redis://redis.example:6379/2", "socket_timeout": None}
+        {"address": "redis://redis.example:6379/2", "socket_timeout": None, "max_connections": 2000}
     ]
     assert snap["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert snap["cache_location"] == "redis://redis.example:6379/2"

@@ -1,0 +1,259 @@
+// Replay of a finished match (lobby.views_history.replay): steps through the states the
+// server rebuilt from the seed and the action log. Faces only; every text comes from the
+// page (rp-config), in the player's language.
+
+const root = document.getElementById("rp");
+const cfg = JSON.parse(document.getElementById("rp-config").textContent);
+const T = cfg.strings;
+const cache = new Map();
+const S = { hand: 0, data: null, i: 0, timer: null };
+
+const $ = (sel, el = root) => el.querySelector(sel);
+const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
+
+function fmt(text, params) {
+  return text.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
+}
+
+function tileText(face) {
+  if (face === "F") return T.fake_okey;
+  return `${T.colours[face[0]] || face[0]} ${face.slice(1)}`;
+}
+
+function tileEl(face, extra = "") {
+  const el = document.createElement("span");
+  const fake = face === "F";
+  el.className = `rp-tile ${fake ? "fake" : `c-${face[0]}`} ${extra}`.trim();
+  if (S.data && face === S.data.okey) el.classList.add("okey");
+  el.textContent = fake ? "♣" : face.slice(1);
+  el.title = tileText(face);
+  el.setAttribute("aria-label", tileText(face));
+  return el;
+}
+
+function groupsText(groups) {
+  return (groups || []).map((g) => g.map(tileText).join(" ")).join(" · ");
+}
+
+function describe(a) {
+  const d = S.data;
+  const name = a.seat !== undefined && a.seat !== null ? d.seats[a.seat] : "";
+  const got = a.got || [];
+  let text;
+  switch (a.type) {
+    case "deal":
+      text = fmt(T.deal, { name: d.seats[d.starter] });
+      break;
+    case "take_discard":
+    case "draw":
+      text = fmt(T[a.type], { name, tile: got.length ? tileText(got[0]) : "" });
+      break;
+    case "claim":
+      text = fmt(T.claim, {
+        name,
+        tile: got.length ? tileText(got[0]) : "",
+        penalty: got.length > 1 ? tileText(got[1]) : "",
+      });
+      break;
+    case "open":
+    case "new_groups":
+      text = fmt(T[a.type], { name, groups: groupsText(a.groups) });
+      break;
+    case "lay_off":
+    case "discard":
+    case "timeout":
+      text = fmt(T[a.type], { name, tile: a.tile ? tileText(a.tile) : "" });
+      break;
+    case "auto_lay_off":
+    case "undo":
+    case "leave":
+      text = fmt(T[a.type], { name });
+      break;
+    case "abandon":
+      text = T.abandon;
+      break;
+    default:
+      text = `${name}: ${a.type}`;
+  }
+  if (a.actor === "bot") text += ` ${T.bot}`;
+  return text;
+}
+
+function render() {
+  const d = S.data;
+  if (!d) return;
+  const step = d.steps[S.i];
+  const s = step.s;
+  const a = step.a;
+  $(".rp-title").textContent = `${fmt(T.step, { n: S.i + 1, total: d.steps.length })} · ${d.task}`;
+  $(".rp-indicator").replaceChildren(tileEl(d.indicator));
+  $(".rp-okey").replaceChildren(tileEl(d.okey));
+  $(".rp-deck").textContent = fmt(T.deck, { n: s.deck });
+  const thrown = $(".rp-thrown");
+  thrown.replaceChildren();
+  if (s.thrown) {
+    const label = document.createElement("span");
+    label.className = "rp-label";
+    label.textContent = `${T.thrown}${s.claimable ? ` (${T.claimable})` : ""}`;
+    thrown.append(label, " ", tileEl(s.thrown));
+  }
+  $(".rp-step").textContent = fmt(T.step, { n: S.i + 1, total: d.steps.length });
+  const slider = $(".rp-slider");
+  slider.max = String(d.steps.length - 1);
+  slider.value = String(S.i);
+  $(".rp-action").textContent = describe(a);
+  const fresh = new Set(a.seat !== undefined ? a.got || [] : []);
+  for (const panel of $$(".rp-seat")) {
+    const seat = Number(panel.dataset.seat);
+    panel.classList.toggle("rp-turn", s.turn === seat);
+    $(".rp-name", panel).textContent = d.seats[seat];
+    const meta = [fmt(T.tiles, { n: s.counts[seat] })];
+    if (s.opened[seat]) meta.push(T.opened);
+    if (s.penalties[seat]) meta.push(fmt(T.penalty, { n: s.penalties[seat] }));
+    if (s.turn === seat) meta.push(T.turn);
+    if (s.scores) meta.push(`${T.score}: ${s.scores[seat]}`);
+    $(".rp-meta", panel).textContent = meta.join(" · ");
+    const rack = $(".rp-rack", panel);
+    rack.replaceChildren();
+    const mark = seat === a.seat ? new Set(fresh) : new Set();
+    for (const seg of s.racks[seat]) {
+      const el = document.createElement("span");
+      el.className = "rp-seg";
+      for (const face of seg) {
+        const isNew = mark.has(face);
+        if (isNew) mark.delete(face);
+        el.append(tileEl(face, isNew ? "new" : ""));
+      }
+      rack.append(el);
+    }
+    const pile = $(".rp-discards", panel);
+    pile.replaceChildren(...s.discards[seat].map((f) => tileEl(f)));
+  }
+  const groups = $(".rp-groups");
+  groups.replaceChildren();
+  if (!s.table.length) groups.textContent = T.no_groups;
+  for (const g of s.table) {
+    const el = document.createElement("span");
+    el.className = "rp-group";
+    el.title = `${d.seats[g.owner]}: ${T.kinds[g.kind] || g.kind}`;
+    for (const face of g.tiles) el.append(tileEl(face));
+    groups.append(el);
+  }
+  const scores = $(".rp-scores");
+  scores.replaceChildren();
+  if (s.over) {
+    const p = document.createElement("p");
+    p.textContent = `${T.hand_over} ${
+      s.finisher !== null && s.finisher !== undefined
+        ? fmt(T.finished_by, { name: d.seats[s.finisher] })
+        : T.deck_ran_out
+    }`;
+    scores.append(p);
+  }
+}
+
+function go(i) {
+  if (!S.data) return;
+  S.i = Math.max(0, Math.min(S.data.steps.length - 1, i));
+  render();
+}
+
+function stop() {
+  if (S.timer) clearInterval(S.timer);
+  S.timer = null;
+  $('[data-go="play"]').setAttribute("aria-pressed", "false");
+}
+
+function play() {
+  if (S.timer) return stop();
+  if (S.data && S.i >= S.data.steps.length - 1) go(0);
+  $('[data-go="play"]').setAttribute("aria-pressed", "true");
+  S.timer = setInterval(() => {
+    if (!S.data || S.i >= S.data.steps.length - 1) return stop();
+    go(S.i + 1);
+  }, 900);
+}
+
+async function load(n, at = "first") {
+  const hand = cfg.hands[n - 1];
+  if (!hand) return;
+  stop();
+  S.hand = n;
+  for (const b of $$(".rp-hands button")) {
+    b.setAttribute("aria-current", String(Number(b.dataset.hand) === n));
+  }
+  $(".rp-download").href = hand.scenario;
+  const url = new URL(window.location.href);
+  url.searchParams.set("hand", String(n));
+  window.history.replaceState(null, "", url);
+  let data = cache.get(n);
+  if (!data) {
+    $(".rp-action").textContent = T.loading;
+    try {
+      const response = await fetch(hand.url, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(String(response.status));
+      data = await response.json();
+      cache.set(n, data);
+    } catch {
+      $(".rp-action").textContent = T.load_failed;
+      return;
+    }
+  }
+  if (S.hand !== n) return; // another hand was picked meanwhile
+  S.data = data;
+  go(at === "last" ? data.steps.length - 1 : 0);
+}
+
+root.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  if (!button) return;
+  if (button.dataset.hand) load(Number(button.dataset.hand));
+  switch (button.dataset.go) {
+    case "first":
+      stop();
+      go(0);
+      break;
+    case "prev":
+      stop();
+      if (S.i === 0 && S.hand > 1) load(S.hand - 1, "last");
+      else go(S.i - 1);
+      break;
+    case "next":
+      stop();
+      if (S.data && S.i === S.data.steps.length - 1 && S.hand < cfg.hands.length) load(S.hand + 1);
+      else go(S.i + 1);
+      break;
+    case "last":
+      stop();
+      if (S.data) go(S.data.steps.length - 1);
+      break;
+    case "play":
+      play();
+      break;
+    default:
+  }
+});
+
+$(".rp-slider").addEventListener("input", (event) => {
+  stop();
+  go(Number(event.target.value));
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const keys = {
+    ArrowRight: () => go(S.i + 1),
+    ArrowLeft: () => go(S.i - 1),
+    Home: () => go(0),
+    End: () => S.data && go(S.data.steps.length - 1),
+    PageDown: () => S.hand < cfg.hands.length && load(S.hand + 1),
+    PageUp: () => S.hand > 1 && load(S.hand - 1),
+  };
+  if (keys[event.key]) {
+    event.preventDefault();
+    stop();
+    keys[event.key]();
+  }
+});
+
+load(cfg.first);

@@ -1,0 +1,1132 @@
+// KÜT — the game table (vanilla JS module, no build step).
+//
+// The server is the authority: it sends this seat a full "state" frame after every
+// change (kut.md; game/frames.py) and this module renders it.  Moves go back as
+// {"type": "action", "action": {...}, "version": n}.  Older frames are ignored; a
+// version gap, a reconnect or a silent socket where a bot or a timer should have moved
+// asks for a fresh snapshot ({"type": "sync"}).  Every word shown comes from the
+// translated strings the page renders into #kt-strings (no mixed-language screens).
+
+const root = document.getElementById("kt");
+const T = JSON.parse(document.getElementById("kt-strings").textContent);
+
+const ROW = 16;
+const CELLS = 32;
+const POS = ["south", "east", "north", "west"]; // me, me+1 (on my right, K-M1), me+2, me+3
+const PILE = ["se", "ne", "nw", "sw"]; // each player's discards lie on their right
+const LAYOUT = new Set(["layout", "move", "separator", "arrange"]);
+const RETRYABLE = new Set(["draw", "discard", "open", "new_groups", "auto_lay_off", "arrange", "undo", "lay_off"]);
+const PERMANENT_CLOSE = new Set([4001, 4003, 4004, 4008]);
+const DRAG_THRESHOLD = 6;
+
+const matchId = Number(root.dataset.match);
+const userId = root.dataset.user;
+const board = root.querySelector(".kt-board");
+const $ = (sel, el = root) => el.querySelector(sel);
+const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
+
+const S = {
+  version: -1,
+  match: null,
+  hand: null,
+  me: null,
+  offset: 0, // server clock minus ours
+  lastFrameAt: 0,
+  lastSync: 0,
+  picked: null, // id of the tile picked on the rack (tap/keyboard)
+  focus: 0, // the rack cell holding the roving tabindex
+  drag: null,
+  deferred: false,
+  attention: false,
+  keyAt: 0,
+};
+
+const net = { ws: null, open: false, everOpened: false, attempts: 0, stopped: false, queue: [], inflight: null, waitSnapshot: false, retryTimer: null };
+
+// --- small helpers --------------------------------------------------------------------------
+
+function fmt(text, vars) {
+  return String(text).replace(/\{(\w+)\}/g, (m, key) => (key in vars ? vars[key] : m));
+}
+
+function esc(value) {
+  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function serverNow() {
+  return Date.now() + S.offset;
+}
+
+function rel(seat) {
+  return (seat - (S.me ?? 0) + 4) % 4;
+}
+
+function seatAt(offset) {
+  return ((S.me ?? 0) + offset) % 4;
+}
+
+function can(key) {
+  return Boolean(S.hand && S.hand.can && S.hand.can[key]);
+}
+
+function rackCells() {
+  return S.hand && S.hand.rack ? S.hand.rack.cells : [];
+}
+
+function rackHas(id) {
+  return rackCells().some((c) => c && c.id === id);
+}
+
+function cellOf(id) {
+  return rackCells().findIndex((c) => c && c.id === id);
+}
+
+function myTurn() {
+  return S.me !== null && S.hand && !S.hand.over && S.hand.turn === S.me;
+}
+
+function running() {
+  return S.match && (S.match.status === "playing" || S.match.status === "between");
+}
+
+// --- names -------------------------------------------------------------------------------------
+
+function plainName(face) {
+  return fmt(T.tile, { colour: T.colours[face[0]] || face[0], number: face.slice(1) });
+}
+
+function tileName(face, value) {
+  const okey = S.hand ? S.hand.okey : null;
+  if (face === "F") return okey ? fmt(T.fake_okey_as, { tile: plainName(okey) }) : T.fake_okey;
+  if (face === okey) return value && value !== okey ? fmt(T.okey_as, { tile: plainName(value) }) : T.okey;
+  return plainName(face);
+}
+
+function seatName(seat) {
+  const info = S.match && S.match.seats[seat];
+  if (!info) return "";
+  if (info.bot) return fmt(T.bot_name, { n: seat + 1, level: T.levels[info.bot] || info.bot });
+  return info.name;
+}
+
+function botControlled(seat) {
+  const info = S.match && S.match.seats[seat];
+  return Boolean(info && (info.bot || info.away || info.left || info.user_id === null));
+}
+
+// --- tiles -------------------------------------------------------------------------------------
+
+const CLOVER =
+  '<svg class="kt-clover" viewBox="0 0 40 40" aria-hidden="true">' +
+  '<g fill="#1f8a3a"><circle cx="14" cy="14" r="7"/><circle cx="26" cy="14" r="7"/><circle cx="14" cy="26" r="7"/><circle cx="26" cy="26" r="7"/></g>' +
+  '<path d="M20 20 q6 8 2 17" stroke="#1f6a2e" stroke-width="3" fill="none"/><circle cx="20" cy="20" r="3" fill="#c6f0c9"/></svg>';
+
+const JOKER =
+  '<svg class="kt-joker" viewBox="0 0 40 40" aria-hidden="true">' +
+  '<path d="M20 3l4.6 10.6 11.4 1-8.7 7.6 2.6 11.3L20 27.6 10.1 33.5l2.6-11.3L4 14.6l11.4-1z" fill="#f2b705" stroke="#8a5a00" stroke-width="1.5"/>' +
+  '<circle cx="16" cy="18" r="1.6" fill="#5a3a00"/><circle cx="24" cy="18" r="1.6" fill="#5a3a00"/>' +
+  '<path d="M15 22.5q5 4.5 10 0" stroke="#5a3a00" stroke-width="1.6" fill="none"/></svg>';
+
+function tileHTML(face, value) {
+  const okey = S.hand ? S.hand.okey : null;
+  if (face === "F") return `<span class="kt-tile kt-fake" data-face="F">${CLOVER}</span>`;
+  if (face === okey) {
+    const as = value && value !== okey ? `<span class="kt-as kt-c-${value[0]}">${esc(value.slice(1))}</span>` : "";
+    return `<span class="kt-tile kt-okey" data-face="${esc(face)}">${JOKER}<span class="kt-okey-word">OKEY</span>${as}</span>`;
+  }
+  const colour = face[0];
+  return `<span class="kt-tile kt-c-${esc(colour)}" data-face="${esc(face)}"><span class="kt-num">${esc(face.slice(1))}</span><span class="kt-mark"></span></span>`;
+}
+
+// --- the socket ------------------------------------------------------------------------------
+
+function wsUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws/match/${matchId}/`;
+}
+
+function sendRaw(message) {
+  if (net.ws && net.open) net.ws.send(JSON.stringify(message));
+}
+
+function connect() {
+  if (net.stopped) return;
+  clearTimeout(net.retryTimer);
+  const ws = new WebSocket(wsUrl());
+  net.ws = ws;
+  ws.addEventListener("open", () => {
+    if (net.ws !== ws) return;
+    net.open = true;
+    net.attempts = 0;
+    if (net.everOpened) sendRaw({ type: "sync" }); // reconnect: ask for the latest state
+    net.everOpened = true;
+    setStatus();
+    pump();
+  });
+  ws.addEventListener("message", (event) => {
+    if (net.ws === ws) onMessage(event.data);
+  });
+  ws.addEventListener("close", (event) => {
+    if (net.ws !== ws) return;
+    net.ws = null;
+    net.open = false;
+    // An action in flight may or may not have been applied: never send it twice.
+    dropInflight();
+    net.queue = [];
+    net.waitSnapshot = false;
+    if (PERMANENT_CLOSE.has(event.code)) {
+      net.stopped = true;
+      setStatus(event.code === 4008 ? T.kicked : T.cannot_join);
+      return;
+    }
+    setStatus(T.reconnecting);
+    const delay = Math.min(15000, 500 * 2 ** net.attempts) * (0.75 + Math.random() * 0.5);
+    net.attempts += 1;
+    net.retryTimer = setTimeout(connect, delay);
+  });
+}
+
+function reconnectNow() {
+  if (!net.ws && !net.stopped) connect();
+}
+
+window.addEventListener("online", reconnectNow);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") reconnectNow();
+});
+window.addEventListener("pagehide", () => {
+  net.stopped = true;
+  if (net.ws) net.ws.close(1000);
+});
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return; // back from the page cache: join the table again
+  net.stopped = false;
+  net.attempts = 0;
+  reconnectNow();
+});
+
+setInterval(() => sendRaw({ type: "ping" }), 25000);
+
+function requestSync(minGap = 2000) {
+  if (!net.open || Date.now() - S.lastSync < minGap) return;
+  S.lastSync = Date.now();
+  sendRaw({ type: "sync" });
+}
+
+function onMessage(data) {
+  let msg;
+  try {
+    msg = JSON.parse(data);
+  } catch {
+    return;
+  }
+  if (msg.type === "state") onState(msg);
+  else if (msg.type === "error") onError(msg);
+}
+
+function onState(msg) {
+  if (typeof msg.version !== "number" || msg.version < S.version) return; // an older frame
+  const gap = S.version >= 0 && msg.version > S.version + 1;
+  const handBefore = S.match ? S.match.hand_no : null;
+  S.version = msg.version;
+  S.match = msg.match;
+  S.hand = msg.hand;
+  S.me = msg.me;
+  S.lastFrameAt = Date.now();
+  if (msg.match && typeof msg.match.server_time === "number") S.offset = msg.match.server_time - Date.now();
+  if (handBefore !== null && msg.match && msg.match.hand_no !== handBefore) S.picked = null;
+  if (S.picked && !rackHas(S.picked)) S.picked = null;
+  if (gap) requestSync();
+  // The hook for the page's other scripts (templates/game/_extras.html: trial hints,
+  // rematch): every state frame this table accepts, read-only.
+  document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg }));
+  if (net.inflight && msg.version > net.inflight.at) finishInflight();
+  if (net.waitSnapshot) net.waitSnapshot = false;
+  if (S.drag && S.drag.started) {
+    S.deferred = true; // redraw when the tile is dropped
+  } else {
+    render();
+  }
+  pump();
+}
+
+function onError(msg) {
+  const code = msg.code || "";
+  const item = net.inflight;
+  finishInflight();
+  if (code === "stale_version" && item && item.retryable && !item.retried) {
+    // The table moved on (a bot, a claim): the server sends a snapshot next; try again
+    // on it if the move still makes sense.
+    item.retried = true;
+    net.queue.unshift(item);
+    net.waitSnapshot = true;
+    return;
+  }
+  if (code === "end_required" && item && item.action.type === "lay_off") {
+    if (item.endHint) act({ ...item.action, end: item.endHint });
+    else askEnd(item.action);
+    pump();
+    return;
+  }
+  root.dataset.errors = String(Number(root.dataset.errors || 0) + 1);
+  root.dataset.lastError = code;
+  toast((T.errors && T.errors[code]) || msg.message || code, "error");
+  pump();
+}
+
+function act(action, extra = {}) {
+  if (S.me === null) return;
+  net.queue.push({ action, versioned: !LAYOUT.has(action.type), retryable: RETRYABLE.has(action.type), retried: false, ...extra });
+  pump();
+}
+
+function stillValid(action) {
+  switch (action.type) {
+    case "draw":
+      return can("draw");
+    case "discard":
+      return can("play") && rackHas(action.tile_id);
+    case "lay_off":
+      return can("lay_off") && rackHas(action.tile_id);
+    case "open":
+      return can("play") && !S.hand.seats[S.me].opened;
+    case "new_groups":
+    case "auto_lay_off":
+      return can("lay_off");
+    case "undo":
+      return can("undo");
+    case "arrange":
+      return Boolean(S.hand && !S.hand.over);
+    default:
+      return false;
+  }
+}
+
+function pump() {
+  if (!net.open || net.inflight || net.waitSnapshot || !net.queue.length) return;
+  const item = net.queue.shift();
+  if (item.retried && !stillValid(item.action)) {
+    pump();
+    return;
+  }
+  item.at = S.version;
+  net.inflight = item;
+  item.timer = setTimeout(() => {
+    if (net.inflight === item) {
+      net.inflight = null;
+      pump();
+    }
+  }, 5000);
+  sendRaw({ type: "action", action: item.action, version: item.versioned ? S.version : null });
+}
+
+function finishInflight() {
+  if (!net.inflight) return;
+  clearTimeout(net.inflight.timer);
+  net.inflight = null;
+}
+
+function dropInflight() {
+  finishInflight();
+}
+
+// --- moves ---------------------------------------------------------------------------------------
+
+function localMove(cells, id, to) {
+  const src = cells.findIndex((c) => c && c.id === id);
+  if (src < 0 || src === to) return false;
+  const tile = cells[src];
+  cells[src] = null;
+  if (cells[to]) makeRoom(cells, to);
+  cells[to] = tile;
+  return true;
+}
+
+// The same shifting as the server's Rack.move (game/engine/rack.py).
+function makeRoom(cells, at) {
+  const start = at - (at % ROW);
+  const end = start + ROW;
+  let right = null;
+  for (let j = at + 1; j < end; j++) if (!cells[j]) { right = j; break; }
+  let left = null;
+  for (let j = at - 1; j >= start; j--) if (!cells[j]) { left = j; break; }
+  if (right !== null && (left === null || right - at <= at - left)) {
+    for (let j = right; j > at; j--) cells[j] = cells[j - 1];
+    cells[at] = null;
+  } else if (left !== null) {
+    for (let j = left; j < at; j++) cells[j] = cells[j + 1];
+    cells[at] = null;
+  } else {
+    const displaced = cells[at];
+    cells[at] = null;
+    cells[cells.indexOf(null)] = displaced;
+  }
+}
+
+function moveTile(id, to) {
+  if (!S.hand || !S.hand.rack || S.hand.over) return;
+  if (localMove(S.hand.rack.cells, id, to)) {
+    S.focus = to;
+    render();
+    act({ type: "move", tile_id: id, to });
+  }
+}
+
+function toggleSeparator(at) {
+  if (!S.hand || !S.hand.rack || S.hand.over || at % ROW === ROW - 1 || at < 0 || at >= CELLS - 1) return;
+  const seps = S.hand.rack.separators;
+  const i = seps.indexOf(at);
+  if (i >= 0) seps.splice(i, 1);
+  else seps.push(at);
+  render();
+  act({ type: "separator", at });
+}
+
+function discard(id) {
+  if (!can("play") || !rackHas(id)) return;
+  S.picked = null;
+  act({ type: "discard", tile_id: id });
+}
+
+function layOff(id, group, endHint = null) {
+  if (!can("lay_off") || !rackHas(id)) return;
+  S.picked = null;
+  act({ type: "lay_off", tile_id: id, group }, { endHint });
+}
+
+function takeThrown() {
+  if (can("take")) act({ type: "take_discard" });
+}
+
+function draw() {
+  if (can("draw")) act({ type: "draw" });
+}
+
+function claim() {
+  if (can("claim")) act({ type: "claim" });
+}
+
+const endDialog = $(".kt-end-dialog");
+let endPending = null;
+
+function askEnd(action) {
+  endPending = action;
+  if (!endDialog.open) endDialog.showModal();
+}
+
+endDialog.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-end]");
+  if (!button) return;
+  const end = button.dataset.end;
+  endDialog.close();
+  if (end && endPending) act({ ...endPending, end });
+  endPending = null;
+});
+
+// --- rendering -----------------------------------------------------------------------------------
+
+function setStatus(text) {
+  const el = $(".kt-status");
+  if (text !== undefined) {
+    el.textContent = text;
+    el.dataset.sticky = text ? "1" : "";
+    return;
+  }
+  el.dataset.sticky = "";
+  el.textContent = statusText();
+}
+
+function statusText() {
+  const h = S.hand;
+  const m = S.match;
+  if (!h || !m || m.status !== "playing" || h.over) return "";
+  if (S.picked && rackHas(S.picked)) {
+    const cell = rackCells()[cellOf(S.picked)];
+    return fmt(T.selected, { tile: tileName(cell.face) });
+  }
+  if (myTurn()) {
+    if (h.phase === "take") return T.your_turn_take + (h.forced_draw ? ` ${T.forced}` : "");
+    if (h.first_turn) return T.your_turn_first;
+    return T.your_turn_play;
+  }
+  if (can("claim")) return T.claim_possible;
+  return fmt(T.turn_of, { name: seatName(h.turn) });
+}
+
+function render() {
+  const h = S.hand;
+  const m = S.match;
+  // Plain facts on the root for styling and for the browser tests.
+  root.dataset.version = String(S.version);
+  root.dataset.status = m ? m.status : "";
+  root.dataset.hand = m ? String(m.hand_no) : "";
+  root.dataset.phase = myTurn() ? h.phase : "wait";
+  root.classList.toggle("is-ready", Boolean(h));
+  root.classList.toggle("is-watcher", S.me === null);
+  board.setAttribute("aria-busy", h ? "false" : "true");
+  const focusKey = rememberFocus();
+  if (m && h) {
+    renderBar();
+    renderSeats();
+    renderPiles();
+    renderCenter();
+    renderRack();
+    renderButtons();
+  }
+  renderOverlay();
+  if (!$(".kt-status").dataset.sticky) setStatus();
+  updateAttention();
+  restoreFocus(focusKey);
+  tick();
+}
+
+function rememberFocus() {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  if (el.classList.contains("kt-cell")) return { cell: Number(el.dataset.i) };
+  if (el.dataset.g !== undefined) return { group: el.dataset.g };
+  if (el.dataset.pile) return { pile: el.dataset.pile };
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  let el = null;
+  if (key.cell !== undefined) el = $(`.kt-cell[data-i="${key.cell}"]`);
+  else if (key.group !== undefined) el = $(`[data-g="${key.group}"]`);
+  else if (key.pile) el = $(`[data-pile="${key.pile}"]`);
+  if (el && document.activeElement !== el) el.focus({ preventScroll: true });
+}
+
+function renderBar() {
+  const m = S.match;
+  const h = S.hand;
+  $(".kt-task-no").textContent = fmt(T.task_no, { n: h.task_no, total: m.tasks });
+  $(".kt-task-text").textContent = T.task_texts[String(h.task_no)] || "";
+  $(".kt-hand-no").textContent = fmt(T.hand_no, { n: m.hand_no });
+}
+
+function presence(seat) {
+  const info = S.match.seats[seat];
+  if (info.left) return ["left", T.left];
+  if (info.bot) return ["bot", T.bot];
+  if (info.away) return ["away", T.away];
+  return info.connected ? ["online", T.online] : ["offline", T.offline];
+}
+
+function renderSeats() {
+  const h = S.hand;
+  const m = S.match;
+  for (let offset = 0; offset < 4; offset++) {
+    const seat = seatAt(offset);
+    const el = $(`.kt-seat[data-pos="${POS[offset]}"]`);
+    if (!el) continue;
+    const info = h.seats[seat];
+    const [presKey, presText] = presence(seat);
+    const name = seatName(seat) + (seat === S.me ? ` (${T.you})` : "");
+    const tiles = fmt(T.tiles_count, { n: info.count });
+    const turn = !h.over && m.status === "playing" && h.turn === seat;
+    const statusBits = [presText];
+    if (info.opened) statusBits.push(T.opened);
+    if (turn) statusBits.push(seat === S.me ? T.your_turn : fmt(T.turn_of, { name: seatName(seat) }));
+    el.dataset.seat = String(seat);
+    el.setAttribute("aria-label", fmt(T.seat_card, { name, tiles, status: statusBits.join(", ") }));
+    el.innerHTML =
+      `<div class="kt-card${turn ? " is-turn" : ""}${info.opened ? " is-opened" : ""}">` +
+      `<span class="kt-ring" aria-hidden="true"></span>` +
+      `<span class="kt-name" aria-hidden="true"><span class="kt-presence is-${presKey}" title="${esc(presText)}"></span>${esc(name)}</span>` +
+      `<span class="kt-meta" aria-hidden="true"><span class="kt-count">${esc(tiles)}</span>` +
+      (info.opened ? `<span class="kt-badge">${esc(T.opened)}</span>` : "") +
+      `</span>` +
+      `<span class="kt-total" aria-hidden="true">${esc(fmt(T.total, { n: m.totals[seat] }))}</span>` +
+      `<span class="kt-timer" aria-hidden="true"></span>` +
+      `</div>`;
+  }
+}
+
+function renderPiles() {
+  const h = S.hand;
+  for (let offset = 0; offset < 4; offset++) {
+    const seat = seatAt(offset);
+    const pos = PILE[offset];
+    const el = $(`.kt-pile[data-pos="${pos}"]`);
+    const pile = h.seats[seat].discards;
+    const top = pile.length ? pile[pile.length - 1] : null;
+    const count = pile.length ? `<span class="kt-pile-count" aria-hidden="true">${pile.length}</span>` : "";
+    const face = top ? tileHTML(top.face) : `<span class="kt-pile-empty" aria-hidden="true"></span>`;
+    const owner = `<span class="kt-pile-owner" aria-hidden="true">${esc(seatName(seat))}</span>`;
+    let label = top ? `${fmt(T.pile_of, { name: seatName(seat) })}: ${tileName(top.face)}` : `${fmt(T.pile_of, { name: seatName(seat) })}: ${T.pile_empty}`;
+    if (offset === 3 && S.me !== null) {
+      // The tile thrown to me: take it on my turn (K-N1).
+      const enabled = can("take");
+      if (enabled && top) label = fmt(T.take_thrown, { tile: tileName(top.face) });
+      el.innerHTML = `<button type="button" class="kt-pile-btn${enabled ? " is-live" : ""}" data-pile="take" data-action="take" aria-label="${esc(label)}"${enabled ? "" : " aria-disabled=\"true\""}>${face}${count}</button>${owner}`;
+    } else if (offset === 0 && S.me !== null) {
+      const enabled = can("play");
+      const hint = enabled ? `${T.your_pile}. ${T.discard_here}` : T.your_pile;
+      el.innerHTML = `<button type="button" class="kt-pile-btn kt-pile-mine${enabled ? " is-live" : ""}" data-pile="discard" data-action="discard" data-drop="discard" aria-label="${esc(hint + (top ? `: ${tileName(top.face)}` : ""))}"${enabled ? "" : " aria-disabled=\"true\""}>${face}${count}</button>${owner}`;
+    } else {
+      el.innerHTML = `<div class="kt-pile-box" role="img" aria-label="${esc(label)}">${face}${count}</div>${owner}`;
+    }
+  }
+}
+
+function groupHTML(group, index) {
+  const tiles = group.tiles.map((t, i) => tileHTML(t.face, group.values[i])).join("");
+  const names = group.tiles.map((t, i) => tileName(t.face, group.values[i])).join(", ");
+  const label = fmt(T.group_label, { owner: seatName(group.owner), kind: T.kinds[group.kind] || group.kind, tiles: names }) + (group.this_turn ? ` (${T.new_this_turn})` : "");
+  const live = can("lay_off") && S.picked ? " is-live" : "";
+  return `<button type="button" class="kt-group kt-group-${esc(group.kind)}${group.this_turn ? " is-new" : ""}${live}" data-g="${index}" data-drop="group" data-owner="${rel(group.owner)}" aria-label="${esc(label)}">${tiles}</button>`;
+}
+
+function renderCenter() {
+  const h = S.hand;
+  $(".kt-indicator").innerHTML =
+    `<span class="kt-label">${esc(T.indicator)}</span>${tileHTML(h.indicator)}` +
+    `<span class="kt-okey-is">${esc(fmt(T.okey_is, { tile: plainName(h.okey) }))}</span>`;
+  $(".kt-indicator").setAttribute("aria-label", `${T.indicator}: ${plainName(h.indicator)}. ${fmt(T.okey_is, { tile: plainName(h.okey) })}`);
+  $(".kt-indicator").setAttribute("role", "img");
+  const deck = $(".kt-deck");
+  const deckText = fmt(T.deck, { n: h.deck_count });
+  deck.innerHTML = `<span class="kt-back" aria-hidden="true"></span><span class="kt-deck-count" aria-hidden="true">${h.deck_count}</span>`;
+  deck.disabled = !can("draw");
+  deck.classList.toggle("is-live", can("draw"));
+  deck.setAttribute("aria-label", can("draw") ? `${deckText}. ${T.draw}` : h.deck_count ? deckText : T.deck_empty);
+  const melds = [];
+  const pairs = [];
+  h.table.forEach((g, i) => (g.kind === "pair" ? pairs : melds).push(groupHTML(g, i)));
+  $(".kt-melds").innerHTML = melds.length ? melds.join("") : `<p class="kt-empty">${esc(T.no_groups_yet)}</p>`;
+  $(".kt-pairs-list").innerHTML = pairs.join("");
+  $(".kt-pairs").classList.toggle("has-pairs", pairs.length > 0);
+}
+
+function renderRack() {
+  const rackEl = $(".kt-rack");
+  const rack = S.hand.rack;
+  if (!rack) {
+    rackEl.innerHTML = "";
+    return;
+  }
+  rackEl.setAttribute("aria-label", T.rack);
+  const seps = new Set(rack.separators);
+  if (S.focus < 0 || S.focus >= CELLS) S.focus = 0;
+  let html = "";
+  for (let r = 0; r < 2; r++) {
+    html += `<div class="kt-row" data-row="${r}">`;
+    for (let c = 0; c < ROW; c++) {
+      const i = r * ROW + c;
+      const tile = rack.cells[i];
+      const picked = tile && tile.id === S.picked;
+      let label;
+      if (tile) {
+        label = tileName(tile.face) + (tile.islek ? `, ${T.islek}` : "");
+      } else {
+        label = fmt(T.empty_cell, { n: i + 1 });
+      }
+      const attrs = [
+        `type="button"`,
+        `class="kt-cell${tile ? " has-tile" : ""}${picked ? " is-picked" : ""}${tile && tile.islek ? " is-islek" : ""}"`,
+        `data-i="${i}"`,
+        `data-drop="cell"`,
+        tile ? `data-id="${esc(tile.id)}"` : "",
+        `tabindex="${i === S.focus ? 0 : -1}"`,
+        `aria-label="${esc(label)}"`,
+        tile ? `aria-pressed="${picked ? "true" : "false"}"` : "",
+      ].join(" ");
+      html += `<button ${attrs}>${tile ? tileHTML(tile.face) : ""}${tile && tile.islek ? '<span class="kt-islek" aria-hidden="true"></span>' : ""}</button>`;
+      if (c < ROW - 1) {
+        const on = seps.has(i);
+        html += `<button type="button" class="kt-gap${on ? " is-on" : ""}" data-at="${i}" tabindex="-1" aria-pressed="${on}" aria-label="${esc(fmt(T.separator, { a: i + 1, b: i + 2 }))}"></button>`;
+      }
+    }
+    html += "</div>";
+  }
+  rackEl.innerHTML = html;
+}
+
+function renderButtons() {
+  const h = S.hand;
+  const seated = S.me !== null;
+  const mine = seated ? h.seats[S.me] : null;
+  const islek = rackCells().some((c) => c && c.islek);
+  const enable = {
+    open: seated && can("play") && !mine.opened,
+    new_groups: seated && can("lay_off"),
+    auto_lay_off: seated && can("lay_off") && islek,
+    arrange: seated && !h.over && S.match.status === "playing",
+    undo: seated && can("undo"),
+    claim: seated && can("claim"),
+    leave: seated && running(),
+  };
+  for (const [action, on] of Object.entries(enable)) {
+    const button = $(`.kt-btn[data-action="${action}"]`);
+    if (button) button.disabled = !on;
+  }
+  $(".kt-btn-claim").classList.toggle("is-live", enable.claim);
+}
+
+// --- end of hand and of the match ------------------------------------------------------------
+
+function scoreCell(value) {
+  return value ? `<td>${value > 0 ? "+" : ""}${value}</td>` : `<td class="kt-zero">0</td>`;
+}
+
+function seatOrder() {
+  return [0, 1, 2, 3].map((k) => seatAt(k));
+}
+
+function renderOverlay() {
+  const overlay = $(".kt-overlay");
+  const m = S.match;
+  const h = S.hand;
+  const title = $("#kt-overlay-title");
+  const sub = $(".kt-overlay-sub");
+  const scores = $(".kt-scores");
+  const finalActions = $(".kt-final-actions");
+  if (!m) {
+    overlay.hidden = true;
+    return;
+  }
+  const last = m.results.length ? m.results[m.results.length - 1] : null;
+  if (m.status === "finished") {
+    overlay.hidden = false;
+    overlay.dataset.kind = "final";
+    title.textContent = T.match_over;
+    const names = m.winners.map(seatName).join(", ");
+    sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong>${esc(T.lowest_wins)}`;
+    let head = `<tr><th scope="col">${esc(T.col_player)}</th>`;
+    for (const r of m.results) head += `<th scope="col" title="${esc(T.task_texts[String(r.task_no)] || "")}">${esc(fmt(T.hand_no, { n: r.hand_no }))}</th>`;
+    head += `<th scope="col">${esc(T.col_total)}</th></tr>`;
+    let body = "";
+    for (const s of seatOrder()) {
+      const win = m.winners.includes(s);
+      body += `<tr class="${win ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${win ? '<span class="kt-crown" aria-hidden="true">★</span>' : ""}${esc(seatName(s))}</th>`;
+      for (const r of m.results) body += `<td>${r.scores[s]}</td>`;
+      body += `<td class="kt-sum">${m.totals[s]}</td></tr>`;
+    }
+    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    $(".kt-countdown").textContent = "";
+    finalActions.hidden = false;
+    return;
+  }
+  if (m.status === "abandoned" || m.status === "aborted") {
+    overlay.hidden = false;
+    overlay.dataset.kind = "closed";
+    title.textContent = T.closed;
+    sub.textContent = "";
+    scores.innerHTML = "";
+    $(".kt-countdown").textContent = "";
+    finalActions.hidden = false;
+    return;
+  }
+  if ((m.status === "between" || (h && h.over)) && last) {
+    overlay.hidden = false;
+    overlay.dataset.kind = "hand";
+    title.textContent = fmt(T.hand_over, { n: last.hand_no });
+    sub.textContent = `${T.task_texts[String(last.task_no)] || ""} · ${last.finisher !== null && last.finisher !== undefined ? fmt(T.finished_by, { name: seatName(last.finisher) }) : T.deck_ran_out}`;
+    const cols = ["col_finish", "col_not_opened", "col_tiles", "col_okeys", "col_penalties", "col_hand", "col_total"];
+    let head = `<tr><th scope="col">${esc(T.col_player)}</th>${cols.map((c) => `<th scope="col">${esc(T[c])}</th>`).join("")}</tr>`;
+    let body = "";
+    for (const s of seatOrder()) {
+      const line = last.lines[s] || {};
+      body +=
+        `<tr class="${last.finisher === s ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${esc(seatName(s))}</th>` +
+        scoreCell(line.finish) +
+        scoreCell(line.not_opened) +
+        scoreCell(line.tiles) +
+        scoreCell(line.okeys) +
+        scoreCell(line.penalties) +
+        `<td class="kt-sum">${last.scores[s]}</td><td class="kt-sum">${m.totals[s]}</td></tr>`;
+    }
+    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    finalActions.hidden = true;
+    return;
+  }
+  overlay.hidden = true;
+  overlay.dataset.kind = "";
+}
+
+// --- the clock: turn timer, next-hand countdown, watchdog ------------------------------------
+
+function tick() {
+  const m = S.match;
+  if (!m) return;
+  const now = serverNow();
+  const active = $(".kt-card.is-turn");
+  if (active) {
+    const timer = $(".kt-timer", active);
+    if (m.status === "playing" && m.deadline && m.turn_started) {
+      const total = Math.max(1, m.deadline - m.turn_started);
+      const left = Math.max(0, m.deadline - now);
+      active.style.setProperty("--p", (left / total).toFixed(4));
+      active.classList.add("has-timer");
+      active.classList.toggle("is-warn", left <= (m.warning_seconds || 10) * 1000);
+      timer.textContent = fmt(T.seconds_left, { n: Math.ceil(left / 1000) });
+    } else {
+      active.style.setProperty("--p", "1");
+      active.classList.remove("has-timer", "is-warn");
+      timer.textContent = "";
+    }
+  }
+  const countdown = $(".kt-countdown");
+  if (m.status === "between" && m.deadline) {
+    const left = Math.ceil((m.deadline - now) / 1000);
+    countdown.textContent = left > 0 ? fmt(T.next_task_in, { n: left }) : T.next_task_soon;
+  }
+  // Frames can be lost (another process moved, a dropped group message): when a timer
+  // has run out or a bot should have moved and nothing came, ask for the state.
+  const idle = Date.now() - S.lastFrameAt;
+  const overdue = running() && m.deadline && now > m.deadline + 700;
+  const botToMove = m.status === "playing" && S.hand && !S.hand.over && S.hand.turn !== S.me && botControlled(S.hand.turn);
+  if (overdue && idle > 700) requestSync(1000);
+  else if (botToMove && idle > 3000) requestSync();
+}
+
+setInterval(tick, 250);
+
+// --- your turn: title, favicon, sound, vibration --------------------------------------------
+
+const baseTitle = document.title;
+const favicon = document.querySelector('link[rel="icon"]');
+const soundKey = `kut.sound.${userId}`;
+let soundOn = false;
+try {
+  soundOn = localStorage.getItem(soundKey) === "1";
+} catch {
+  soundOn = false;
+}
+let audio = null;
+
+function beep() {
+  if (!soundOn) return;
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+    const t = audio.currentTime;
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = "sine";
+    osc.frequency.setValueAtTime(660, t);
+    osc.frequency.setValueAtTime(880, t + 0.12);
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.3);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t);
+    osc.stop(t + 0.32);
+  } catch {
+    // no audio here: the title and the favicon still tell
+  }
+}
+
+function renderSound() {
+  const button = $(".kt-sound");
+  button.setAttribute("aria-pressed", soundOn ? "true" : "false");
+  $(".kt-sound-label").textContent = soundOn ? T.sound_on : T.sound_off;
+  button.title = soundOn ? T.sound_on : T.sound_off;
+}
+
+function toggleSound() {
+  soundOn = !soundOn;
+  try {
+    localStorage.setItem(soundKey, soundOn ? "1" : "0");
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  renderSound();
+  if (soundOn) beep();
+}
+
+function updateAttention() {
+  const turn = myTurn();
+  const claimable = can("claim");
+  const wanted = turn || claimable;
+  const text = turn ? T.your_turn : T.claim_possible;
+  document.title = wanted ? `● ${text} · ${baseTitle}` : baseTitle;
+  if (favicon) favicon.href = wanted ? root.dataset.faviconTurn : root.dataset.favicon;
+  root.classList.toggle("is-my-turn", turn);
+  if (wanted && !S.attention) {
+    beep();
+    if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(150);
+  }
+  S.attention = wanted;
+}
+
+// --- toasts -------------------------------------------------------------------------------------
+
+function toast(text, kind = "info") {
+  const box = $(".kt-toasts");
+  const same = Array.from(box.children).find((t) => t.textContent === text);
+  if (same) same.remove(); // the same message again: show it once, freshly
+  const el = document.createElement("div");
+  el.className = `kt-toast kt-toast-${kind}`;
+  el.setAttribute("role", kind === "error" ? "alert" : "status");
+  el.textContent = text;
+  box.append(el);
+  while (box.children.length > 3) box.firstElementChild.remove();
+  setTimeout(() => el.remove(), 4500);
+}
+
+// --- pointer: drag and drop (mouse and touch), taps -----------------------------------------
+
+function dropTarget(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el ? el.closest("[data-drop]") : null;
+}
+
+function clearHover() {
+  $$(".is-hover").forEach((el) => el.classList.remove("is-hover"));
+}
+
+document.addEventListener("pointerdown", (event) => {
+  if (S.drag) endDrag(); // a drag that never ended (the window lost the pointer)
+  if (event.button !== 0 || !S.hand || S.hand.over || S.me === null) return;
+  const cell = event.target.closest(".kt-cell");
+  if (!cell || !root.contains(cell)) return;
+  S.drag = { id: cell.dataset.id || null, from: Number(cell.dataset.i), x0: event.clientX, y0: event.clientY, started: false, ghost: null, pointerId: event.pointerId };
+});
+
+document.addEventListener("pointermove", (event) => {
+  const drag = S.drag;
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  if (!drag.started) {
+    if (!drag.id || Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < DRAG_THRESHOLD) return;
+    drag.started = true;
+    const source = $(`.kt-cell[data-i="${drag.from}"]`);
+    const tile = source && source.querySelector(".kt-tile");
+    if (!tile) {
+      S.drag = null;
+      return;
+    }
+    const rect = tile.getBoundingClientRect();
+    const ghost = tile.cloneNode(true);
+    ghost.classList.add("kt-ghost");
+    ghost.style.width = `${rect.width}px`;
+    ghost.style.height = `${rect.height}px`;
+    document.body.append(ghost);
+    drag.ghost = ghost;
+    drag.dx = rect.width / 2;
+    drag.dy = rect.height / 2;
+    source.classList.add("is-dragging");
+    root.classList.add("is-dragging");
+    try {
+      source.setPointerCapture(event.pointerId); // the drop arrives even outside the window
+    } catch {
+      // the pointer is already gone: pointercancel cleans up
+    }
+  }
+  event.preventDefault();
+  drag.ghost.style.transform = `translate(${event.clientX - drag.dx}px, ${event.clientY - drag.dy}px)`;
+  clearHover();
+  const target = dropTarget(event.clientX, event.clientY);
+  if (target) target.classList.add("is-hover");
+});
+
+function endDrag() {
+  const drag = S.drag;
+  S.drag = null;
+  clearHover();
+  root.classList.remove("is-dragging");
+  if (drag && drag.ghost) drag.ghost.remove();
+  $$(".is-dragging").forEach((el) => el.classList.remove("is-dragging"));
+  if (S.deferred) {
+    S.deferred = false;
+    render();
+  }
+  return drag;
+}
+
+document.addEventListener("pointerup", (event) => {
+  const drag = S.drag;
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  if (!drag.started) {
+    endDrag();
+    tapCell(drag.from);
+    return;
+  }
+  const target = dropTarget(event.clientX, event.clientY);
+  endDrag();
+  if (!target) return;
+  const kind = target.dataset.drop;
+  if (kind === "cell") {
+    moveTile(drag.id, Number(target.dataset.i));
+  } else if (kind === "discard") {
+    discard(drag.id);
+  } else if (kind === "group") {
+    const rect = target.getBoundingClientRect();
+    layOff(drag.id, Number(target.dataset.g), event.clientX < rect.left + rect.width / 2 ? "left" : "right");
+  }
+});
+
+document.addEventListener("pointercancel", (event) => {
+  if (S.drag && event.pointerId === S.drag.pointerId) endDrag();
+});
+window.addEventListener("blur", () => {
+  if (S.drag) endDrag();
+});
+
+function pick(id) {
+  S.picked = id;
+  render();
+}
+
+// K-R2: tap a tile, then the cell it should go to (taking the same tile puts it down).
+function tapCell(index) {
+  const cells = rackCells();
+  const tile = cells[index];
+  S.focus = index;
+  if (!S.picked) {
+    if (tile) pick(tile.id);
+    return;
+  }
+  if (tile && tile.id === S.picked) {
+    pick(null);
+    return;
+  }
+  const id = S.picked;
+  S.picked = null;
+  moveTile(id, index);
+  render();
+}
+
+// --- clicks on everything else ------------------------------------------------------------
+
+const leaveDialog = $(".kt-leave-dialog");
+const helpDialog = $(".kt-help-dialog");
+
+root.addEventListener("click", (event) => {
+  const cell = event.target.closest(".kt-cell");
+  if (cell) {
+    // Pointer taps are handled on pointerup; a click without a pointer (assistive
+    // technology) that the keyboard handler did not already take acts as a tap.
+    if (event.detail === 0 && performance.now() - S.keyAt > 100) tapCell(Number(cell.dataset.i));
+    return;
+  }
+  const gap = event.target.closest(".kt-gap");
+  if (gap) {
+    toggleSeparator(Number(gap.dataset.at));
+    return;
+  }
+  const group = event.target.closest(".kt-group");
+  if (group) {
+    if (S.picked) layOff(S.picked, Number(group.dataset.g));
+    return;
+  }
+  const el = event.target.closest("[data-action]");
+  if (!el || el.disabled) return;
+  switch (el.dataset.action) {
+    case "draw":
+      draw();
+      break;
+    case "take":
+      takeThrown();
+      break;
+    case "discard":
+      if (S.picked) discard(S.picked);
+      break;
+    case "claim":
+      claim();
+      break;
+    case "open":
+    case "new_groups":
+    case "auto_lay_off":
+    case "arrange":
+    case "undo":
+      S.picked = null;
+      act({ type: el.dataset.action });
+      break;
+    case "leave":
+      leaveDialog.showModal();
+      break;
+    case "stay":
+      leaveDialog.close();
+      break;
+    case "sound":
+      toggleSound();
+      break;
+    case "help":
+      helpDialog.showModal();
+      break;
+    case "close-dialog":
+      el.closest("dialog").close();
+      break;
+    default:
+      break;
+  }
+});
+
+// --- keyboard ------------------------------------------------------------------------------------
+
+function focusCell(index) {
+  S.focus = Math.max(0, Math.min(CELLS - 1, index));
+  $$(".kt-cell").forEach((c) => (c.tabIndex = Number(c.dataset.i) === S.focus ? 0 : -1));
+  const el = $(`.kt-cell[data-i="${S.focus}"]`);
+  if (el) el.focus();
+}
+
+function focusedTileId() {
+  const el = document.activeElement;
+  return el && el.classList.contains("kt-cell") ? el.dataset.id || null : null;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest && target.closest("dialog, input, select, textarea, .kt-lang")) return;
+  if (!S.hand || S.me === null) return;
+  const cell = target.closest && target.closest(".kt-cell");
+  const key = event.key;
+  if (cell) {
+    const i = Number(cell.dataset.i);
+    const moves = { ArrowLeft: i - 1, ArrowRight: i + 1, ArrowUp: i - ROW, ArrowDown: i + ROW, Home: i - (i % ROW), End: i - (i % ROW) + ROW - 1 };
+    if (key in moves) {
+      event.preventDefault();
+      const to = moves[key];
+      if (to >= 0 && to < CELLS) focusCell(to);
+      return;
+    }
+    if (key === "Enter" || key === " ") {
+      event.preventDefault();
+      S.keyAt = performance.now();
+      tapCell(i);
+      focusCell(S.focus);
+      return;
+    }
+    if (key === "s" || key === "S") {
+      event.preventDefault();
+      toggleSeparator(i);
+      focusCell(i);
+      return;
+    }
+  }
+  const lower = key.length === 1 ? key.toLocaleLowerCase("en") : key;
+  if (lower === "escape" || key === "Escape") {
+    if (S.picked) {
+      S.picked = null;
+      render();
+    }
+    return;
+  }
+  if (lower === "d") {
+    event.preventDefault();
+    draw();
+  } else if (lower === "a") {
+    event.preventDefault();
+    takeThrown();
+  } else if (lower === "t") {
+    event.preventDefault();
+    claim();
+  } else if (lower === "x" || key === "Delete") {
+    const id = S.picked || focusedTileId();
+    if (id) {
+      event.preventDefault();
+      discard(id);
+    }
+  }
+});
+
+// --- start -----------------------------------------------------------------------------------------
+
+renderSound();
+setStatus(T.connecting);
+connect();
