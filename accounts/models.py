@@ -28,6 +28,8 @@ class User(AbstractUser):
         help_text=_("Empty while banned: the ban is permanent."),
     )
     ban_reason = models.CharField(_("ban reason"), max_length=500, blank=True)
+    # K-X1: the trial hand was completed or skipped; it is no longer offered.
+    trial_done = models.BooleanField(_("trial hand done"), default=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -29,6 +29,29 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 16 * 1024
 RATE_PER_SECOND = 10.0  # sustained messages per connection
 RATE_BURST = 30.0
+# Per user, across all their sockets in every process (the count lives in the shared
+# cache): at most this many requests that reach the database (actions and syncs) per
+# window.  One socket alone never reaches it (its bucket allows 30 + 10 x 5 = 80 in 5 s);
+# a player flooding from several tabs or processes does.
+USER_RATE_LIMIT = 100
+USER_RATE_WINDOW = 5  # seconds
+
+
+def user_request_allowed(user_id: int) -> bool:
+    """Count one request of ``user_id`` in the current window; False over the limit.
+    A cache that cannot be reached lets it through (the per-socket limit still holds)."""
+    from django.core.cache import cache
+
+    key = f"kut.socket-requests.{user_id}.{int(time.time() // USER_RATE_WINDOW)}"
+    try:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # the window's first request
+            count = 1 if cache.add(key, 1, timeout=2 * USER_RATE_WINDOW) else cache.incr(key)
+    except Exception:
+        log.warning("socket rate counter unavailable for user %s", user_id, exc_info=True)
+        return True
+    return count <= USER_RATE_LIMIT
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -139,7 +162,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         kind = msg.get("type")
         if kind == "sync":
-            await self.send_snapshot()
+            await self.handle_sync()
         elif kind == "ping":
             await self.send(text_data=json.dumps({"type": "pong"}))
         elif kind == "action":
@@ -162,9 +185,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # In the thread pool, not the one thread every other sync call of this process
             # shares: one table's database and Redis waits do not hold up all the others'
             # moves (each thread has its own connection; the row lock orders one match).
-            await database_sync_to_async(services.match_apply_action, thread_sensitive=False)(
-                self.match_id, self.seat, action, version
-            )
+            await database_sync_to_async(self._act, thread_sensitive=False)(action, version)
         except services.ServiceError as exc:
             await self.send_error(exc.code)
             if exc.code == "stale_version":
@@ -174,6 +195,30 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except Exception:  # never crash the socket; the player gets a clear message
             log.exception("action failed on match %s", self.match_id)
             await self.send_error("server_error")
+
+    async def handle_sync(self):
+        try:
+            frame = await database_sync_to_async(self._sync_frame, thread_sensitive=False)()
+        except Exception:  # e.g. the database is briefly unreachable: say so, stay open
+            log.exception("snapshot failed on match %s", self.match_id)
+            await self.send_error("server_error")
+            return
+        if frame is None:
+            await self.send_error("rate_limited")
+        else:
+            await self.send(text_data=frame_text(frame))
+
+    def _sync_frame(self) -> dict | None:
+        """A snapshot on request (counted against the per-user limit: None over it)."""
+        if not user_request_allowed(self.scope["user"].pk):
+            return None
+        return match_frame(Match.objects.get(pk=self.match_id), self.seat)
+
+    def _act(self, action: dict, version: int | None) -> None:
+        """One action, with the per-user limit counted in the same thread hop."""
+        if not user_request_allowed(self.scope["user"].pk):
+            raise services.ServiceError("rate_limited")
+        services.match_apply_action(self.match_id, self.seat, action, version)
 
     async def dispatch(self, message):
         """Channels runs ``close_old_connections`` in the sync thread before every handler

@@ -10,6 +10,7 @@ import json
 
 from django.utils import timezone
 
+from game import rematch, trial
 from game.engine.match import MatchState
 from game.engine.timing import WARNING_SECONDS
 from game.engine.views import view_for
@@ -39,7 +40,7 @@ def match_frame(match, seat: int | None, seats=None) -> dict:
     seats = seats if seats is not None else list(match.seats.select_related("user"))
     ms = MatchState.from_dict(match.state) if match.state else None
     hand = view_for(ms.hand, seat) if ms and ms.hand else None
-    return {
+    frame = {
         "type": "state",
         "version": match.version,
         "match": {
@@ -68,10 +69,16 @@ def match_frame(match, seat: int | None, seats=None) -> dict:
             # the last seconds of a turn are shown as a warning (K-N6)
             "warning_seconds": WARNING_SECONDS,
             "host_id": match.host_id,
+            "kind": match.kind,
         },
         "me": seat,
         "hand": hand,
     }
+    if match.kind == match.Kind.TRIAL and ms and ms.hand:
+        frame["match"]["trial"] = trial.progress(ms.hand)  # K-X1: step and hint
+    if match.rematch_offer:
+        frame["match"]["rematch"] = rematch.frame_info(match, seats)  # K-X2
+    return frame
 
 
 def frame_text(frame: dict) -> str:

@@ -21,7 +21,12 @@ class Match(models.Model):
         ABANDONED = "abandoned", _("Abandoned")
         ABORTED = "aborted", _("Aborted")
 
+    class Kind(models.TextChoices):
+        NORMAL = "normal", _("Match")
+        TRIAL = "trial", _("Trial hand")  # K-X1: recorded nowhere (no history, no ranking)
+
     game = models.CharField(max_length=20, default="kut")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
     tasks = models.PositiveSmallIntegerField(choices=[(5, "5"), (8, "8"), (12, "12")])
     rated = models.BooleanField(default=True)
     watchers_allowed = models.BooleanField(default=False)
@@ -37,6 +42,9 @@ class Match(models.Model):
         related_name="hosted_matches",
     )  # fmt: skip
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+    # K-X2: the host's rematch invitation on a finished match (``game.rematch``):
+    # {"tasks", "by", "at", "answers": {seat: "yes"|"no"}, "match_id": new match or None}
+    rematch_offer = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -20,7 +20,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from game import trial
 from game.engine import bots
+from game.engine.actions import logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
@@ -109,7 +111,7 @@ def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
     hand = ms.hand
     if hand is None or not hand.over or len(ms.results) >= ms.hand_no:
         return
-    result = record_hand(ms)
+    result = _record(match, ms)
     HandResult.objects.create(
         match=match, hand_no=result["hand_no"], task_no=result["task_no"],
         finisher=result["finisher"], scores=result["scores"], lines=result["lines"],
@@ -122,6 +124,14 @@ def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
     else:
         match.status = Match.Status.BETWEEN
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
+
+
+def _record(match: Match, ms: MatchState) -> dict:
+    """Record the finished hand (K-S6); a trial match (K-X1) ends with its one hand."""
+    result = record_hand(ms)
+    if match.kind == Match.Kind.TRIAL:
+        ms.over = True
+    return result
 
 
 def _on_finished(match_id: int) -> None:
@@ -194,9 +204,11 @@ def _locked(match_id: int) -> Match:
 
 def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rated=True,
                  watchers_allowed=False, host=None, seed: str | None = None,
-                 now: datetime | None = None, rematch_of=None) -> Match:  # fmt: skip
+                 now: datetime | None = None, rematch_of=None,
+                 kind: str = Match.Kind.NORMAL) -> Match:  # fmt: skip
     """Create a match for four seats (a user or None per seat; None seats get a bot of
-    ``bot_levels[seat]``, default normal) and deal hand 1 (``match_start``)."""
+    ``bot_levels[seat]``, default normal) and deal hand 1 (``match_start``).  ``kind``
+    "trial": the scripted trial hand (``game.trial``, K-X1)."""
     if tasks not in (5, 8, 12):
         raise ServiceError("bad_tasks")
     if len(users) != 4:
@@ -206,7 +218,7 @@ def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rat
     with transaction.atomic():
         match = Match.objects.create(
             tasks=tasks, rated=rated, watchers_allowed=watchers_allowed, host=host,
-            seed=seed or new_seed(), rematch_of=rematch_of,
+            seed=seed or new_seed(), rematch_of=rematch_of, kind=kind,
         )  # fmt: skip
         for seat, user in enumerate(users):
             level = "" if user is not None else (levels[seat] or "normal")
@@ -219,11 +231,19 @@ def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rat
 
 def match_start(match: Match, now: datetime) -> None:
     """K-M6: draw the first starter and deal hand 1 (inside the creating transaction)."""
-    ms = new_match(match.tasks, _rng_for_hand(match.seed, 1))
+    ms = match_initial_state(match)
     seats = _seats(match)
     match.status = Match.Status.PLAYING
     match.version = 0
     _save(match, ms, seats, now, None, (None, "start", {}, MatchAction.Actor.SYSTEM))
+
+
+def match_initial_state(match: Match) -> MatchState:
+    """The state before the first move: hand 1 dealt from the seed, or the trial
+    hand's scripted deal."""
+    if match.kind == Match.Kind.TRIAL:
+        return trial.initial_state(match.seed)
+    return new_match(match.tasks, _rng_for_hand(match.seed, 1))
 
 
 # --- the action path ---------------------------------------------------------------------
@@ -251,6 +271,8 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                 raise ServiceError("match_not_running")
         turn_before = _turn_key(ms)
         try:
+            if match.kind == Match.Kind.TRIAL and actor == MatchAction.Actor.HUMAN:
+                trial.check_action(ms.hand, seat, action)  # K-X1: keep to the script
             events += apply(ms.hand, seat, action)
         except EngineError as exc:
             error = exc
@@ -262,8 +284,10 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                     s.away_since = None
                     s.save(update_fields=["away", "away_since"])
             _finish_hand_if_over(match, ms, now)
+            if match.kind == Match.Kind.TRIAL:
+                trial.note_progress(match, ms.hand, seats)
             kind = action.get("type", "") if isinstance(action, dict) else ""
-            _save(match, ms, seats, now, turn_before, (seat, kind, action, actor))
+            _save(match, ms, seats, now, turn_before, (seat, kind, logged_form(action), actor))
     if error is not None:
         raise error
     return Outcome(match, events)
@@ -334,7 +358,9 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
         hand = ms.hand
         botset = _bot_seats(seats)
         choice = None
-        if hand.claimable:
+        if match.kind == Match.Kind.TRIAL:
+            choice = trial.bot_choice(hand, botset)  # K-X1: scripted moves, or wait
+        if choice is None and hand.claimable:
             for k in (1, 2, 3):
                 s = (hand.turn + k) % 4
                 if s in botset and can_claim(hand, s):
@@ -348,7 +374,7 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
             action = bots.choose(_bot_view(hand, s), level, rng)
             if action is not None:
                 choice = (s, action)
-        if choice is None:
+        if choice is None or choice == trial.WAIT:
             match.bot_due = None
             match.save(update_fields=["bot_due"])
             return False
@@ -517,18 +543,26 @@ def seat_of(match: Match, user) -> int | None:
     return None
 
 
-def match_replay(match: Match) -> MatchState:
-    """Rebuild the state from the seed and the action log (determinism check, replays)."""
+def match_replay_iter(match: Match):
+    """Rebuild the state from the seed and the action log, one log entry at a time:
+    yields ``(action row, state after it)`` — the same state object, changed in place
+    (replays, history; copy what you keep)."""
     ms = None
-    for act in match.actions.order_by("version"):
+    for act in match.actions.order_by("version").iterator():
         if act.kind == "start":
-            ms = new_match(match.tasks, _rng_for_hand(match.seed, 1))
+            ms = match_initial_state(match)
         elif act.kind == "next_hand":
             start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
-        elif act.kind in ("leave", "abandon"):
-            continue
-        else:
+        elif act.kind not in ("leave", "abandon"):
             apply(ms.hand, act.seat, act.payload)
             if ms.hand.over and len(ms.results) < ms.hand_no:
-                record_hand(ms)
-    return ms
+                _record(match, ms)
+        yield act, ms
+
+
+def match_replay(match: Match) -> MatchState:
+    """Rebuild the state from the seed and the action log (determinism check, replays)."""
+    last = None
+    for _act, ms in match_replay_iter(match):
+        last = ms
+    return last

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from lobby.views_history import player_profile
+
 from . import views
 
 urlpatterns = [
@@ -8,6 +10,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("lobby/", include("lobby.urls")),
+    path("u/<str:username>/", player_profile, name="player"),  # public player page
     path("", include("game.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

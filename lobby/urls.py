@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_history
 
 app_name = "lobby"
 
@@ -19,4 +19,29 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/revoke/", views.invite_revoke, name="invite_revoke"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    # history, replays, the trial hand and rematches (lobby.views_history)
+    path("matches/", views_history.history_list, name="history"),
+    path("matches/<int:match_id>/", views_history.history_match, name="history_match"),
+    path("matches/<int:match_id>/replay/", views_history.replay, name="replay"),
+    path(
+        "matches/<int:match_id>/replay/<int:hand_no>/",
+        views_history.replay_hand,
+        name="replay_hand",
+    ),
+    path(
+        "matches/<int:match_id>/hands/<int:hand_no>/scenario/",
+        views_history.scenario,
+        name="scenario",
+    ),
+    path("matches/<int:match_id>/rematch/", views_history.rematch_offer, name="rematch_offer"),
+    path(
+        "matches/<int:match_id>/rematch/answer/",
+        views_history.rematch_answer,
+        name="rematch_answer",
+    ),
+    path(
+        "matches/<int:match_id>/rematch/start/", views_history.rematch_start, name="rematch_start"
+    ),
+    path("trial/", views_history.trial_hand, name="trial"),
+    path("trial/skip/", views_history.trial_skip, name="trial_skip"),
 ]

@@ -82,8 +82,12 @@ def compare_one(faces, okey, task, reference):
         if not sol.can_open:
             # the fallback arrangement must be optimal like task None
             best = reference(faces, okey, None)[1]
-            return (sol.can_open == ref_can and sol.points_left == best), (
-                sol.can_open, sol.points_left), (ref_can, best), sol
+            return (
+                (sol.can_open == ref_can and sol.points_left == best),
+                (sol.can_open, sol.points_left),
+                (ref_can, best),
+                sol,
+            )
         return sol.can_open == ref_can, mine, ref, sol
     return mine == ref, mine, ref, sol
 
@@ -100,8 +104,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--racks", type=int, default=1000, help="racks per reference")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--small", type=int, default=None,
-                    help="exhaustive racks (default: --racks)")
+    ap.add_argument("--small", type=int, default=None, help="exhaustive racks (default: --racks)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
@@ -126,8 +129,10 @@ def main(argv=None) -> int:
                     agree += 1
                 else:
                     failures += 1
-                    print(f"DISAGREE [{label}] {describe(faces, okey, task)}: "
-                          f"solver={mine} reference={ref}")
+                    print(
+                        f"DISAGREE [{label}] {describe(faces, okey, task)}: "
+                        f"solver={mine} reference={ref}"
+                    )
             if args.verbose and (i + 1) % 100 == 0:
                 print(f"  {label}: {i + 1}/{n} racks", file=sys.stderr)
         stats[label] = (agree, total, time.perf_counter() - t0)
@@ -136,8 +141,7 @@ def main(argv=None) -> int:
     run("ilp 14-32 tiles", args.racks, list(range(14, 33)), ilp)
     for label, (agree, total, secs) in stats.items():
         print(f"{label}: {agree}/{total} agree ({secs:.1f}s)")
-    print(f"openings whose rest is optimally arranged (informational): "
-          f"{PREF[1]}/{PREF[0]}")
+    print(f"openings whose rest is optimally arranged (informational): {PREF[1]}/{PREF[0]}")
     print("OK" if failures == 0 else f"FAILED: {failures} disagreements")
     return 1 if failures else 0
 

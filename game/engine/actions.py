@@ -120,3 +120,31 @@ def _separators(value) -> list[int]:
             raise ActionFormatError("bad_action", "a separator cannot stand at a row end")
         seps.append(v)
     return seps
+
+
+# The keys ``parse_action`` reads, per type; of alternatives, the first present wins
+# (as in ``_tile_ref`` and ``_groups``).
+_READ_KEYS = {
+    "discard": (("tile_id", "tile"),),
+    "lay_off": (("tile_id", "tile"), ("group",), ("end",)),
+    "open": (("group_ids", "groups"),),
+    "new_groups": (("group_ids", "groups"),),
+    "layout": (("cells",), ("separators",)),
+    "move": (("tile_id",), ("to",)),
+    "separator": (("at",),),
+}
+
+
+def logged_form(a: dict) -> dict:
+    """An accepted action as a log keeps it: the keys ``parse_action`` reads, with the
+    values as sent (``parse_action`` has checked them), and nothing else.  Whatever
+    else a client put in the object (junk keys, NUL characters, NaN, 16 KiB of
+    padding) is ignored by the rules and must not reach the log either (PostgreSQL's
+    jsonb refuses ``\\u0000`` and NaN: the move would fail after it was accepted)."""
+    out = {"type": a["type"]}
+    for alternatives in _READ_KEYS.get(a["type"], ()):
+        for key in alternatives:
+            if key in a:
+                out[key] = a[key]
+                break
+    return out

@@ -47,10 +47,14 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     r = run(args.hands, args.seed)
     print(f"{r['hands']} random-legal hands, {r['actions']} actions in {r['seconds']} s")
-    print(f"hands/second:   {r['hands_per_second']} (wall clock)   "
-          f"{r['cpu_hands_per_second']} (CPU time of this one process)")
-    print(f"actions/second: {r['actions_per_second']} (wall clock)   "
-          f"{r['cpu_actions_per_second']} (CPU time)")
+    print(
+        f"hands/second:   {r['hands_per_second']} (wall clock)   "
+        f"{r['cpu_hands_per_second']} (CPU time of this one process)"
+    )
+    print(
+        f"actions/second: {r['actions_per_second']} (wall clock)   "
+        f"{r['cpu_actions_per_second']} (CPU time)"
+    )
     print(f"hands ended by a finish: {r['finished_hands']}")
     return 0
 

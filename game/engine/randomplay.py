@@ -109,7 +109,9 @@ def turn_options(hand: HandState, seat: int, rng: random.Random, search: bool = 
     elif hand.opened_at[seat] != hand.turns_done[seat]:
         for length in (3, 4) if search else ():
             for kind in (RUN, KUT):
-                for g in _candidate_groups(tiles, okey, kind, length)[:1] if rng.random() < 0.5 else ():
+                for g in (
+                    _candidate_groups(tiles, okey, kind, length)[:1] if rng.random() < 0.5 else ()
+                ):
                     if len(g) < len(tiles):
                         opts.append({"type": "new_groups", "group_ids": [_names(hand, g)]})
         if len(tiles) > 1:

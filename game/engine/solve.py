@@ -65,9 +65,7 @@ def parse_query(data) -> tuple[list[int], int, tuple | None]:
     if task_no is None:
         task = None
     else:
-        if isinstance(task_no, bool) or not isinstance(task_no, int) or not (
-            1 <= task_no <= tasks
-        ):
+        if isinstance(task_no, bool) or not isinstance(task_no, int) or not (1 <= task_no <= tasks):
             raise QueryError(f"'task' must be null or 1..{tasks}, not {task_no!r}")
         task = task_for(tasks, task_no)
     return faces, okey_face(indicator), task

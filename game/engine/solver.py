@@ -190,7 +190,14 @@ _STATS = None  # debugging hook: a list collects the DP layers
 
 
 def _colour_opts(
-    cs: int, x: int, j: int, tr_can: int, L: int, n: int, exact: bool, free: bool = True,
+    cs: int,
+    x: int,
+    j: int,
+    tr_can: int,
+    L: int,
+    n: int,
+    exact: bool,
+    free: bool = True,
     swap: bool = False,
 ) -> list:
     """Options for one colour at number ``n``.
@@ -254,6 +261,7 @@ def _colour_opts(
 # --------------------------------------------------------------------------------
 # per-number split of the residual naturals into küts / pairs / left.
 
+
 def _kut_candidates():
     """(natural colours, okeys, room, is_task_size) for free küts and task küts."""
     free = []
@@ -275,9 +283,7 @@ _FREE_KUTS, _TASK_KUTS = _kut_candidates()
 _RESID_CACHE: dict = {}
 
 
-def _resid_opts(
-    y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int, free: bool = True
-) -> list:
+def _resid_opts(y: tuple, j: int, tk: int, Lk: int, p: int, okcol: int, free: bool = True) -> list:
     """Ways to use the residual naturals ``y`` (per colour) at one number.
 
     ``j`` okeys available, ``tk`` task küts of length ``Lk`` still needed, ``p`` pairs
@@ -349,8 +355,12 @@ def _resid_opts(
         dominated = False
         for q in kept:
             if (
-                q[0] == o[0] and q[1] == o[1] and q[2] == o[2]
-                and q[3] <= o[3] and q[4] >= o[4] and q[5] <= o[5]
+                q[0] == o[0]
+                and q[1] == o[1]
+                and q[2] == o[2]
+                and q[3] <= o[3]
+                and q[4] >= o[4]
+                and q[5] <= o[5]
             ):
                 dominated = True
                 break
@@ -381,9 +391,16 @@ _IDENT_COLOUR = ("none", 0, "none", 0, 0, 0)
 
 def _unpack(st: int) -> tuple:
     return (
-        st & _CS_MASK, (st >> 14) & _CS_MASK, (st >> 28) & _CS_MASK,
-        (st >> 42) & _CS_MASK, (st >> _SH_J) & 3, (st >> _SH_TR) & 3,
-        (st >> _SH_TK) & 3, (st >> _SH_P) & 7, (st >> _SH_FL) & 1, (st >> _SH_R) & 3,
+        st & _CS_MASK,
+        (st >> 14) & _CS_MASK,
+        (st >> 28) & _CS_MASK,
+        (st >> 42) & _CS_MASK,
+        (st >> _SH_J) & 3,
+        (st >> _SH_TR) & 3,
+        (st >> _SH_TK) & 3,
+        (st >> _SH_P) & 7,
+        (st >> _SH_FL) & 1,
+        (st >> _SH_R) & 3,
     )
 
 
@@ -411,11 +428,16 @@ def _colour_fill(tab, key, c, x, L, n, exact, free, swap):
         r = room + oroom
         if r > jn:  # room beyond the okeys still unused never matters
             r = jn
-        pairs.append((
-            ((ncs - cs) << sh) - (ok << _SH_J) - (started << _SH_TR)
-            + (resid << (_SH_Y + 2 * c)) + ((r - room) << _SH_R),
-            tok << _SHC,
-        ))
+        pairs.append(
+            (
+                ((ncs - cs) << sh)
+                - (ok << _SH_J)
+                - (started << _SH_TR)
+                + (resid << (_SH_Y + 2 * c))
+                + ((r - room) << _SH_R),
+                tok << _SHC,
+            )
+        )
         dets.append(det)
     if pairs == _IDENT:
         pairs = _IDENT
@@ -455,11 +477,17 @@ def _resid_fill(tab, key, n, Lk, oc, mode):
         r = room + oroom
         if r > j2:
             r = j2
-        pairs.append((
-            -(yb << _SH_Y) - (ok << _SH_J) - (tkd << _SH_TK) - (pd << _SH_P)
-            + (dfl << _SH_FL) + ((r - room) << _SH_R),
-            dcost << _SHC,
-        ))
+        pairs.append(
+            (
+                -(yb << _SH_Y)
+                - (ok << _SH_J)
+                - (tkd << _SH_TK)
+                - (pd << _SH_P)
+                + (dfl << _SH_FL)
+                + ((r - room) << _SH_R),
+                dcost << _SHC,
+            )
+        )
         dets.append(groups)
     if pairs == _IDENT:
         pairs = _IDENT
@@ -468,8 +496,9 @@ def _resid_fill(tab, key, n, Lk, oc, mode):
     return pairs
 
 
-def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
-        ub=None, beam=None, live=None):
+def _dp(
+    nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False, ub=None, beam=None, live=None
+):
     """``mode``: "open" (points left), "task" (points of the arranged rest, then task
     okey weight), "feas" (the task groups only, cost = task okey weight) or "finish"
     (exactly one tile left, prefer a real okey).
@@ -515,10 +544,7 @@ def _dp(nat, J, okey, mode, Lr=0, nr=0, Lk=0, nk=0, npairs=0, exact=False,
         for c in range(4):
             sh = 14 * c
             x = row[c]
-            if (
-                not x and (not Lr or n + Lr > 14)
-                and not any((st >> sh) & _CS_MASK for st in layer)
-            ):
+            if not x and (not Lr or n + Lr > 14) and not any((st >> sh) & _CS_MASK for st in layer):
                 # nothing of this colour here and no run of it open: identity
                 history.append((layer, None, sh))
                 if _STATS is not None:
@@ -818,9 +844,7 @@ def _stray_copies(nat):
                 for s1 in wins:
                     for s2 in wins:
                         if all(
-                            nat[m][c] >= 2
-                            for m in range(max(s1, s2), min(s1, s2) + 3)
-                            if m != n
+                            nat[m][c] >= 2 for m in range(max(s1, s2), min(s1, s2) + 3) if m != n
                         ):
                             run = 2
             if kut + run < x:
@@ -836,7 +860,7 @@ def _okey_ranges(nat, J):
     for c in range(4):
         col = [0] + [nat[m][c] for m in range(1, 14)] + [0]
         for h1 in range(1, 14):
-            for h2 in ((h1,) if J < 2 else (h1, h1 + 1, h1 + 2)):
+            for h2 in (h1,) if J < 2 else (h1, h1 + 1, h1 + 2):
                 if h2 > 13 or (h2 == h1 + 2 and not col[h1 + 1]):
                     continue
                 lo = h1
@@ -924,7 +948,7 @@ def _task_feasible(nat, J, okey, Lr, nr, Lk, nk, npairs):
     k1, k2 = kinds
     l1, l2 = table[k1], table[k2]
     for i, (n1, u1) in enumerate(l1):
-        for n2, u2 in (l2[i:] if k1 == k2 else l2):
+        for n2, u2 in l2[i:] if k1 == k2 else l2:
             need = n1 + n2
             if need > J:
                 continue
@@ -1147,8 +1171,7 @@ def solve(faces, okey: int, task) -> Solution:
     #    every opening, the DP over the task groups alone gives one.
     exact_pref = len(faces) <= EXACT_PREFERENCE_TILES
     live = _task_live(nat, J, *targs)
-    res = _dp(nat, J, okey, "task", *targs, beam=None if exact_pref else PREF_BEAM,
-              live=live)
+    res = _dp(nat, J, okey, "task", *targs, beam=None if exact_pref else PREF_BEAM, live=live)
     if res is None:
         res = _dp(nat, J, okey, "feas", *targs, live=live)
         assert res is not None, "task feasibility check inconsistent"

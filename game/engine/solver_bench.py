@@ -52,8 +52,12 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=1000, help="racks per size")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--warmup", type=int, default=300, help="warm-up racks per size")
-    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
-                    help="cpu: time.process_time (default); wall: time.perf_counter")
+    ap.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="cpu: time.process_time (default); wall: time.perf_counter",
+    )
     args = ap.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     rng = random.Random(args.seed)
@@ -78,7 +82,7 @@ def main(argv=None) -> int:
             name = "opened (None)" if task is None else describe(task)
             frac = "" if task is None else f"{opened / len(racks):6.1%}"
             print(
-                f"{size:>5}  {name:<24} {pct(times, .5):8.2f} {pct(times, .99):8.2f} "
+                f"{size:>5}  {name:<24} {pct(times, 0.5):8.2f} {pct(times, 0.99):8.2f} "
                 f"{times[-1] * 1e3:8.2f} {frac:>7}"
             )
     return 0

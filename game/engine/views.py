@@ -101,7 +101,9 @@ def view_for(hand: HandState, seat: int | None) -> dict:
             cells.append({**_tile(hand, t), "islek": islek})
         my_turn = not hand.over and hand.turn == seat
         view["rack"] = {"cells": cells, "separators": sorted(rack.seps)}
-        view["opened_this_turn"] = hand.opened[seat] and hand.opened_at[seat] == hand.turns_done[seat]
+        view["opened_this_turn"] = (
+            hand.opened[seat] and hand.opened_at[seat] == hand.turns_done[seat]
+        )
         view["okeys_exempt"] = sum(1 for at in hand.exempt[seat] if at == hand.turns_done[seat])
         view["can"] = {
             "take": my_turn and hand.phase == "take" and hand.thrown is not None

@@ -21,6 +21,8 @@ def _solve_cached(faces: tuple, okey: int, task):
 def solve(faces, okey, task):
     """The exact solver, memoised on the multiset of faces (racks repeat a lot)."""
     return _solve_cached(tuple(sorted(faces)), okey, task)
+
+
 MAX_CANDIDATES = 8  # discards the hard bot evaluates with the solver
 
 
@@ -218,7 +220,7 @@ def _discard_action(seat: Seat, level: str, rng: random.Random) -> dict:
         cands = [i for i in pool if seat.faces[i] in loose] or pool
         if level == "hard":
             return _best_by_solver(seat, cands, None)
-        key = lambda i: (seat.islek[i] * 100 - _points(seat.faces[i], seat.okey))  # noqa: E731
+        key = lambda i: seat.islek[i] * 100 - _points(seat.faces[i], seat.okey)  # noqa: E731
         return {"type": "discard", "tile_id": seat.ids[min(cands, key=key)]}
     task = seat.task
     feed = 4.0 if level == "hard" else 0.0
@@ -315,7 +317,10 @@ def choose(view: dict, level: str, rng: random.Random) -> dict | None:
                 return action
     elif can["lay_off"]:
         if level == "easy":
-            if any(seat.placements(f) for f in seat.faces if f != seat.okey) and len(seat.faces) > 1:
+            if (
+                any(seat.placements(f) for f in seat.faces if f != seat.okey)
+                and len(seat.faces) > 1
+            ):
                 return {"type": "auto_lay_off"}
         else:
             action = _lay_off_action(seat, level)

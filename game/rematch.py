@@ -1,0 +1,217 @@
+"""Rematch (*Rövanş*, K-X2): the same players again, a new match with totals from zero.
+
+The flow — an invitation, then the start:
+
+1. **Offer.** When a match has finished, its host (who must still be seated) picks
+   5, 8 or 12 tasks (``rematch_offer``).  The invitation is stored on the finished match
+   (``Match.rematch_offer``) and every seat sees it in its frame (``match.rematch``).
+   Offering again before the start changes the tasks and asks everyone again.
+2. **Answers.** Each other human still seated accepts or declines
+   (``rematch_answer``).  Players who left the match (K-X3) are not asked: bots take
+   their seats.
+3. **Start.** As soon as every asked player has answered — or when the host presses
+   start without waiting (``rematch_start``) — the new match is created with
+   ``rematch_of`` pointing at the old one, the same seats, the same rated/watchers
+   settings and the same host.  Whoever accepted sits in their old seat; whoever
+   declined or did not answer gets a bot (a normal bot; bot seats keep their level).
+   The frame then carries the new match's id and each accepting player's table moves
+   to it.
+
+Nobody is ever seated in a rated match without having said yes (the host's offer is
+their yes), so a decline costs nothing and P-5 never applies to it; once seated, a
+rematch is an ordinary match (leaving it is K-X3/P-5 as always).  Who may play (bans,
+habitual leavers on rated tables) is decided by the caller through ``may_play``: the
+lobby knows those rules, the game does not import it.
+
+No timer is involved: an invitation nobody answers simply waits for the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from game.models import Match, MatchSeat
+
+TASK_CHOICES = (5, 8, 12)
+YES, NO = "yes", "no"
+
+
+def _error(code: str):
+    from game.services import ServiceError
+
+    return ServiceError(code)
+
+
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise _error("no_such_match") from None
+
+
+def _seats(match: Match) -> list[MatchSeat]:
+    return list(match.seats.select_related("user").order_by("seat"))
+
+
+def _human(seat: MatchSeat) -> bool:
+    return seat.user_id is not None and not seat.bot_level and not seat.left
+
+
+def asked_seats(match: Match, seats: list[MatchSeat]) -> list[int]:
+    """The seats whose players are asked: humans still seated, the host excepted."""
+    return sorted(s.seat for s in seats if _human(s) and s.user_id != match.host_id)
+
+
+def _host_seat(match: Match, seats: list[MatchSeat]) -> MatchSeat:
+    for s in seats:
+        if s.user_id is not None and s.user_id == match.host_id and _human(s):
+            return s
+    raise _error("not_host")
+
+
+def _check_open(match: Match) -> None:
+    if match.kind != Match.Kind.NORMAL:
+        raise _error("no_rematch")  # the trial hand has no rematch
+    if match.status != Match.Status.FINISHED:
+        raise _error("match_not_over")
+
+
+def _after_commit(match_id: int) -> None:
+    def send():
+        from game import broadcast
+
+        broadcast.match_broadcast(match_id)
+
+    transaction.on_commit(send)
+
+
+def rematch_offer(match_id: int, user, tasks: int, *, may_play: Callable | None = None,
+                  now: datetime | None = None) -> Match | None:  # fmt: skip
+    """The host invites the players to a rematch of ``tasks`` tasks.  Returns the new
+    match when it could start at once (nobody to ask), else None."""
+    now = now or timezone.now()
+    if tasks not in TASK_CHOICES:
+        raise _error("bad_tasks")
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_open(match)
+        seats = _seats(match)
+        host = _host_seat(match, seats)
+        if host.user_id != getattr(user, "pk", None):
+            raise _error("not_host")
+        if (match.rematch_offer or {}).get("match_id"):
+            raise _error("rematch_started")
+        if may_play is not None and not may_play(host.user, match):
+            raise _error("may_not_play")
+        match.rematch_offer = {
+            "tasks": tasks,
+            "by": host.user_id,
+            "at": now.isoformat(),
+            "answers": {},
+            "match_id": None,
+        }
+        match.save(update_fields=["rematch_offer"])
+        _after_commit(match.pk)
+        if not asked_seats(match, seats):
+            return _start(match, seats, may_play, now)  # nobody to ask: at once
+    return None
+
+
+def rematch_answer(match_id: int, user, accept: bool, *, may_play: Callable | None = None,
+                   now: datetime | None = None) -> Match | None:  # fmt: skip
+    """A player accepts or declines the invitation.  Returns the new match when this
+    was the last answer (it starts at once), else None."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_open(match)
+        offer = match.rematch_offer or {}
+        if not offer:
+            raise _error("no_offer")
+        if offer.get("match_id"):
+            raise _error("rematch_started")
+        seats = _seats(match)
+        asked = asked_seats(match, seats)
+        mine = next((s for s in seats if s.user_id == getattr(user, "pk", None) and _human(s)),
+                    None)  # fmt: skip
+        if mine is None or mine.seat not in asked:
+            raise _error("not_seated")
+        answers = dict(offer.get("answers") or {})
+        answers[str(mine.seat)] = YES if accept else NO
+        match.rematch_offer = {**offer, "answers": answers}
+        match.save(update_fields=["rematch_offer"])
+        _after_commit(match.pk)
+        if all(str(s) in answers for s in asked):
+            return _start(match, seats, may_play, now)
+    return None
+
+
+def rematch_start(match_id: int, user, *, may_play: Callable | None = None,
+                  now: datetime | None = None) -> Match:  # fmt: skip
+    """The host starts the rematch without waiting for the remaining answers (those
+    who have not answered get bots).  Idempotent: returns the rematch if it exists."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_open(match)
+        offer = match.rematch_offer or {}
+        if not offer:
+            raise _error("no_offer")
+        seats = _seats(match)
+        host = _host_seat(match, seats)
+        if host.user_id != getattr(user, "pk", None):
+            raise _error("not_host")
+        if offer.get("match_id"):
+            return Match.objects.get(pk=offer["match_id"])
+        _after_commit(match.pk)
+        return _start(match, seats, may_play, now)
+
+
+def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Match:
+    """Create the rematch (inside the caller's transaction, the old match locked)."""
+    from game import services
+
+    offer = match.rematch_offer
+    answers = offer.get("answers") or {}
+    users, levels = [], []
+    for s in seats:
+        keep = _human(s) and (s.user_id == match.host_id or answers.get(str(s.seat)) == YES)
+        if keep and may_play is not None and not may_play(s.user, match):
+            keep = False  # e.g. banned since, or barred from rated tables (P-5)
+        users.append(s.user if keep else None)
+        levels.append("" if keep else (s.bot_level or "normal"))
+    new = services.match_create(
+        tasks=offer["tasks"],
+        users=users,
+        bot_levels=levels,
+        rated=match.rated,
+        watchers_allowed=match.watchers_allowed,
+        host=match.host,
+        now=now,
+        rematch_of=match,
+    )
+    match.rematch_offer = {**offer, "match_id": new.pk}
+    match.save(update_fields=["rematch_offer"])
+    return new
+
+
+def frame_info(match: Match, seats: list[MatchSeat]) -> dict | None:
+    """What every seat's frame shows of the invitation (``match.rematch``): public facts
+    only (the tasks, who is asked, who answered what, the new match once started)."""
+    offer = match.rematch_offer or {}
+    if not offer:
+        return None
+    new_id = offer.get("match_id")
+    return {
+        "tasks": offer.get("tasks"),
+        "by": offer.get("by"),
+        "asked": asked_seats(match, seats),
+        "answers": dict(offer.get("answers") or {}),
+        "match_id": new_id,
+        "url": reverse("game:match", args=[new_id]) if new_id else None,
+    }

@@ -1,0 +1,41 @@
+"""Playing matches to their end in tests: human seats move as an easy bot would (through
+``match_apply_action``, as a player's socket does), bot seats through the inline runner."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from game import services
+from game.engine import bots
+from game.engine.match import MatchState
+from game.engine.views import view_for
+from game.models import Match
+
+OVER = (Match.Status.FINISHED, Match.Status.ABANDONED, Match.Status.ABORTED)
+
+
+def human_move(match: Match, rng: random.Random) -> None:
+    hand = MatchState.from_dict(match.state).hand
+    view = json.loads(json.dumps(view_for(hand, hand.turn)))
+    action = bots.choose(view, "easy", rng) or {"type": "timeout"}
+    services.match_apply_action(match.pk, hand.turn, action, match.version)
+
+
+def play_out(match_id: int, *, seed: int = 0, max_steps: int = 20000) -> Match:
+    """Play the match to its end (every hand; the next hand is dealt at once)."""
+    rng = random.Random(seed)
+    for _ in range(max_steps):
+        match = Match.objects.get(pk=match_id)
+        if match.status in OVER:
+            return match
+        if match.status == Match.Status.BETWEEN:
+            services.match_next_hand(match.pk, match.version, force=True)
+            continue
+        hand = MatchState.from_dict(match.state).hand
+        seat = match.seats.get(seat=hand.turn)
+        if seat.bot_controlled:
+            services.match_play_bot(match.pk, match.version, rng=rng)
+        else:
+            human_move(match, rng)
+    raise AssertionError(f"match {match_id} did not end")

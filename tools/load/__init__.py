@@ -1,0 +1,1 @@
+"""Load harness: the production stack over real websockets (``python -m tools.load.run``)."""

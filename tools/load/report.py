@@ -1,0 +1,290 @@
+"""Merging client results, checking them against the database, and printing the report."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+
+def pct(values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile (``p`` in 0..100) of ``values``; None when empty."""
+    if not values:
+        return None
+    s = sorted(values)
+    k = max(1, math.ceil(p / 100.0 * len(s)))
+    return s[min(k, len(s)) - 1]
+
+
+def ms(x: float | None) -> float | None:
+    return None if x is None else round(x * 1000.0, 1)
+
+
+def merge(parts: list[dict]) -> dict:
+    """Several client processes' results as one."""
+    out: dict = {
+        "rtt": [], "fanout": [], "loop_lag": [], "acked": {}, "sends": {},
+        "connect_failures": [], "errors": Counter(),
+    }  # fmt: skip
+    sums = [
+        "tables", "sockets", "actions_in_window", "frames", "frame_bytes", "state_frames",
+        "state_bytes", "disconnects", "stale_frames", "missed_frames", "syncs", "ack_timeouts",
+        "unacked_at_end", "rate_waits", "client_cpu_seconds", "finished_tables", "hands",
+    ]  # fmt: skip
+    for k in sums:
+        out[k] = 0
+    out["connect_seconds"] = 0.0
+    for p in parts:
+        for k in ("rtt", "fanout", "loop_lag", "connect_failures"):
+            out[k].extend(p[k])
+        out["acked"].update(p["acked"])
+        out["sends"].update(p["sends"])
+        out["errors"].update(p["errors"])
+        for k in sums:
+            out[k] += p[k]
+        out["connect_seconds"] = max(out["connect_seconds"], p["connect_seconds"])
+        out["seconds"] = p["seconds"]
+        out["kind"], out["mode"] = p["kind"], p["mode"]
+    out["errors"] = dict(out["errors"])
+    return out
+
+
+def verify(sends: dict[str, list], db: dict) -> dict:
+    """Compare what the clients sent and saw acknowledged with the action log.
+
+    * versions of every match's log run 1..n with no gap and no double, and the match's
+      version is n;
+    * every acknowledged action is in the log at its version, for its seat and kind
+      (else **lost**);
+    * every human row of the log is an action some client sent for that version and
+      saw acknowledged (else **duplicated/unexplained**; one whose ack the client never
+      saw is counted apart);
+    * refused actions are not in the log; no bot or timer acted at these human tables.
+    """
+    problems: list[str] = []
+    lost = duplicated = ack_missing = refused_stored = gaps = other_actor = 0
+    stored_human = 0
+    by_id = {str(m["id"]): m for m in db["matches"]}
+    for mid in db.get("missing", []):
+        problems.append(f"match {mid} is missing from the database")
+    for mid, m in by_id.items():
+        versions = [row[0] for row in m["log"]]
+        if versions != list(range(1, len(versions) + 1)):
+            gaps += 1
+            problems.append(f"match {mid}: log versions are not 1..{len(versions)}")
+        if versions and m["version"] != versions[-1]:
+            gaps += 1
+            problems.append(f"match {mid}: version {m['version']} but last log row {versions[-1]}")
+        human = {}
+        for version, seat, kind, actor in m["log"]:
+            if actor == "human":
+                human[version] = (seat, kind)
+            elif kind not in ("start", "next_hand"):
+                other_actor += 1
+                problems.append(f"match {mid} v{version}: {actor} {kind} at a human table")
+        stored_human += len(human)
+        sent = {}
+        for version, seat, kind, status in sends.get(mid, []):
+            sent.setdefault(version, []).append((seat, kind, status))
+        for version, rows in sent.items():
+            for seat, kind, status in rows:
+                stored = human.get(version)
+                if status == "acked" and stored != (seat, kind):
+                    lost += 1
+                    problems.append(f"match {mid} v{version}: acked {kind} of seat {seat} "
+                                    f"but the log has {stored}")  # fmt: skip
+                if (
+                    status == "refused"
+                    and stored == (seat, kind)
+                    and not any(s != "refused" for _, _, s in rows)
+                ):
+                    refused_stored += 1
+                    problems.append(f"match {mid} v{version}: refused {kind} was stored")
+        for version, (seat, kind) in human.items():
+            rows = [r for r in sent.get(version, []) if r[0] == seat and r[1] == kind]
+            if any(r[2] == "acked" for r in rows):
+                continue
+            if rows:
+                ack_missing += 1
+                problems.append(f"match {mid} v{version}: stored, but its frame never came")
+            else:
+                duplicated += 1
+                problems.append(f"match {mid} v{version}: {kind} of seat {seat} stored "
+                                f"but never sent for that version")  # fmt: skip
+    acked = sum(1 for rows in sends.values() for r in rows if r[3] == "acked")
+    return {
+        "acked_actions": acked,
+        "stored_human_actions": stored_human,
+        "lost": lost,
+        "duplicated": duplicated,
+        "ack_missing": ack_missing,
+        "refused_but_stored": refused_stored,
+        "version_gaps": gaps,
+        "non_human_actions": other_actor,
+        "problems": problems[:50],
+    }
+
+
+def summarise(res: dict, seconds: float) -> dict:
+    frames = max(1, res["state_frames"])
+    lag = res["loop_lag"]
+    return {
+        "actions_measured": res["actions_in_window"],
+        "tables": res["tables"],
+        "sockets": res["sockets"],
+        "actions_per_second": round(res["actions_in_window"] / seconds, 1),
+        "rtt_ms": {
+            "p50": ms(pct(res["rtt"], 50)),
+            "p95": ms(pct(res["rtt"], 95)),
+            "p99": ms(pct(res["rtt"], 99)),
+            "n": len(res["rtt"]),
+        },  # fmt: skip
+        "fanout_ms": {
+            "p50": ms(pct(res["fanout"], 50)),
+            "p99": ms(pct(res["fanout"], 99)),
+            "n": len(res["fanout"]),
+        },  # fmt: skip
+        "bytes_per_frame": round(res["state_bytes"] / frames),
+        "frames": res["frames"],
+        "errors": res["errors"],
+        "disconnects": res["disconnects"],
+        "connect_failures": len(res["connect_failures"]),
+        "connect_failure_samples": res["connect_failures"][:3],
+        "ack_timeouts": res["ack_timeouts"],
+        "unacked_at_end": res["unacked_at_end"],
+        "stale_frames": res["stale_frames"],
+        "missed_frames": res["missed_frames"],
+        "syncs": res["syncs"],
+        "rate_waits": res["rate_waits"],
+        "connect_seconds": round(res["connect_seconds"], 1),
+        "client_cpu_percent": round(100.0 * res["client_cpu_seconds"] / seconds, 1),
+        "client_loop_lag_ms_p99": ms(pct(lag, 99)),
+        "finished_tables": res["finished_tables"],
+        "hands_dealt": res["hands"],
+    }
+
+
+def add_cpu_per_action(summary: dict, seconds: float) -> None:
+    """Server CPU milliseconds per measured action (or echo message): less sensitive to
+    what else the machine runs than the latencies are."""
+    n = summary["actions_measured"]
+    cpu = summary["server"]["cpu_percent_of_one_core"]
+    summary["cpu_ms_per_action"] = {
+        g: round(cpu[g] / 100.0 * seconds * 1000.0 / n, 2) if n else None
+        for g in ("daphne", "celery", "redis", "postgres_load_db")
+        if g in cpu
+    }
+
+
+def error_count(summary: dict, check: dict | None) -> int:
+    n = sum(summary["errors"].values()) + summary["disconnects"] + summary["connect_failures"]
+    n += summary["ack_timeouts"] + summary["unacked_at_end"]
+    n += summary.get("server_log", {}).get("server_errors", 0)
+    if check:
+        n += check["lost"] + check["duplicated"] + check["ack_missing"]
+        n += check["refused_but_stored"] + check["version_gaps"] + check["non_human_actions"]
+    return n
+
+
+def fmt(x, unit: str = "") -> str:
+    return "–" if x is None else f"{x}{unit}"
+
+
+def text_report(r: dict) -> str:
+    lines = [
+        f"KÜT load run: {r['mode']}, {r['tables']} tables ({4 * r['tables']} sockets), "
+        f"{r['daphne']} daphne, {r['seconds']} s measured after {r['warmup']} s warm-up",
+        f"load average before/after: {r['loadavg_before']} / {r['loadavg_after']}",
+    ]
+    for name in ("echo", "game"):
+        s = r.get(name)
+        if not s:
+            continue
+        what = "messages/s" if name == "echo" else "actions/s"
+        lines += [
+            "",
+            f"[{name}] {what}: {s['actions_per_second']}   round-trip p50/p95/p99: "
+            f"{fmt(s['rtt_ms']['p50'])}/{fmt(s['rtt_ms']['p95'])}/{fmt(s['rtt_ms']['p99'])} ms   "
+            f"fan-out p99: {fmt(s['fanout_ms']['p99'])} ms",
+            f"  bytes/frame {s['bytes_per_frame']}, frames {s['frames']}, errors {s['errors']}, "
+            f"disconnects {s['disconnects']}, connect failures {s['connect_failures']}, "
+            f"ack timeouts {s['ack_timeouts']}, unacked at end {s['unacked_at_end']}",
+            f"  stale frames {s['stale_frames']}, missed frames {s['missed_frames']}, "
+            f"syncs {s['syncs']}, rate-limit waits {s['rate_waits']}, "
+            f"connect {s['connect_seconds']} s",
+            f"  client CPU {s['client_cpu_percent']}% of a core, client loop lag p99 "
+            f"{fmt(s['client_loop_lag_ms_p99'])} ms",
+        ]
+        lines += [f"  connect failure: {x}" for x in s.get("connect_failure_samples", [])]
+        slog = s.get("server_log")
+        if slog:
+            lines.append(f"  server log: {slog['server_errors']} errors, "
+                         f"{slog['server_warnings']} warnings")  # fmt: skip
+            lines += [f"    {x}" for x in slog["samples"]]
+        server = s.get("server")
+        if server:
+            lines.append(f"  server CPU (% of one core): {server['cpu_percent_of_one_core']}, "
+                         f"machine busy {server['machine_busy_percent']}%")  # fmt: skip
+            lines.append(f"  RSS MB peak: {server['rss_mb_peak']}")
+            unit = "message" if name == "echo" else "action"
+            lines.append(f"  server CPU ms per {unit}: {s.get('cpu_ms_per_action')}")
+        if "memory_per_table_kb" in s:
+            lines.append(f"  daphne memory per table: {s['memory_per_table_kb']} KB "
+                         f"(idle {s['daphne_rss_mb_idle']} MB → "
+                         f"{s['daphne_rss_mb_end']} MB)")  # fmt: skip
+        if name == "game":
+            lines.append(f"  after the clients closed: {s.get('disconnects_processed_seconds')} s "
+                         f"until no seat was marked connected "
+                         f"({s.get('seats_still_connected')} still were)")  # fmt: skip
+            lines.append(f"  finished tables {s['finished_tables']}, hands dealt "
+                         f"{s['hands_dealt']}")  # fmt: skip
+    c = r.get("check")
+    if c:
+        lines += [
+            "",
+            f"[check] acked {c['acked_actions']}, stored (human) {c['stored_human_actions']}, "
+            f"lost {c['lost']}, duplicated {c['duplicated']}, ack missing {c['ack_missing']}, "
+            f"refused-but-stored {c['refused_but_stored']}, version gaps {c['version_gaps']}, "
+            f"non-human actions {c['non_human_actions']}",
+        ]
+        lines += [f"  ! {p}" for p in c["problems"][:20]]
+    ratios = r.get("ratios")
+    if ratios:
+        lines += [
+            "",
+            f"[vs echo] throughput {ratios['throughput']} of the echo's, round-trip p99 "
+            f"{ratios['rtt_p99']}× the echo's, p50 {ratios['rtt_p50']}×",
+        ]
+    lines.append("")
+    lines.append(f"errors in total: {r['error_total']}  →  {'OK' if r['ok'] else 'FAILED'}")
+    lines.append("")
+    lines.append("markdown row: " + markdown_row(r))
+    return "\n".join(lines)
+
+
+def markdown_row(r: dict) -> str:
+    g = r.get("game") or {}
+    e = r.get("echo") or {}
+    ratios = r.get("ratios") or {}
+
+    def cell(s, k):
+        return fmt(s.get("rtt_ms", {}).get(k)) if s else "–"
+
+    return (
+        f"| {r['mode']} | {r['daphne']} | {r['tables']} | {g.get('actions_per_second', '–')} | "
+        f"{cell(g, 'p50')} / {cell(g, 'p95')} / {cell(g, 'p99')} | "
+        f"{fmt((g.get('fanout_ms') or {}).get('p99'))} | "
+        f"{e.get('actions_per_second', '–')} | {cell(e, 'p99')} | "
+        f"{ratios.get('throughput', '–')} | {ratios.get('rtt_p99', '–')} | "
+        f"{r['error_total']} | {g.get('bytes_per_frame', '–')} | "
+        f"{(g.get('server') or {}).get('cpu_percent_of_one_core', {}).get('daphne', '–')} | "
+        f"{g.get('memory_per_table_kb', '–')} | "
+        f"{r['loadavg_before'][0]} |"
+    )
+
+
+MARKDOWN_HEADER = (
+    "| mode | daphne | tables | actions/s | RTT p50 / p95 / p99 ms | fan-out p99 ms | "
+    "echo msg/s | echo p99 ms | throughput vs echo | p99 vs echo | errors | bytes/frame | "
+    "daphne CPU % | KB/table | load avg |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+)
