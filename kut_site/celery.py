@@ -48,10 +48,6 @@ def _atomic_filesystem_put() -> None:
     filesystem.Channel._put = _put
 
 
-if str(app.conf.broker_url or "").startswith("filesystem"):
-    _atomic_filesystem_put()
-
-
 @app.on_after_configure.connect
 def _make_filesystem_broker_folders(sender: Celery, **kwargs) -> None:
     """kombu's filesystem transport expects its folders to exist."""
@@ -60,6 +56,8 @@ def _make_filesystem_broker_folders(sender: Celery, **kwargs) -> None:
         folder = options.get(key)
         if folder:
             os.makedirs(folder, exist_ok=True)
+    if str(sender.conf.broker_url or "").startswith("filesystem"):
+        _atomic_filesystem_put()  # in every process that publishes (web, beat, worker)
 
 
 @app.task(name="kut_site.heartbeat", ignore_result=True)
