@@ -63,3 +63,14 @@ def isolated_cache(settings):
     from django.core.cache import cache
 
     yield cache
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """channels-redis binds its locks to the event loop that first used the layer; each
+    async test runs in a loop of its own, so every test gets a fresh layer instance."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
