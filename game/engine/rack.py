@@ -89,10 +89,13 @@ class Rack:
                 self.cells[j] = self.cells[j + 1]
             self.cells[at] = None
         else:
-            # The row is full: push the tile at ``at`` into the first empty cell anywhere.
+            # The row is full: push the tile at ``at`` into the first empty cell anywhere
+            # else (never ``at`` itself: the moved tile goes there and would overwrite
+            # it; ``move`` has emptied the moved tile's own cell, so one exists).
             displaced = self.cells[at]
             self.cells[at] = None
-            self.cells[self.cells.index(None)] = displaced
+            free = next(j for j, cell in enumerate(self.cells) if cell is None and j != at)
+            self.cells[free] = displaced
 
     def toggle_separator(self, at: int) -> None:
         if at in self.seps:
