@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import fairness, views
 
 app_name = "game"
 
@@ -11,4 +11,5 @@ urlpatterns = [
     path("install/", views.install_help, name="install"),
     # At the site root so that the service worker's scope is the whole site.
     path("sw.js", views.service_worker, name="service_worker"),
+    path("verify/", fairness.verify, name="verify"),  # provably fair shuffles (issue 11)
 ]

@@ -21,7 +21,6 @@ lost tile, every check held.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import sys
@@ -82,7 +81,7 @@ def main(argv=None) -> int:
     try:
         from accounts.models import User
         from tests.game.conftest import session_cookie
-        from tests.security.fuzzkit import FuzzFailure, Harness, close_loop, run_fuzz
+        from tests.security.fuzzkit import FuzzFailure, Harness, close_loop, new_loop, run_fuzz
 
         consumers.RATE_PER_SECOND = consumers.RATE_BURST = 1e9  # floods are tested apart
         if hasattr(consumers, "USER_RATE_LIMIT"):
@@ -92,7 +91,7 @@ def main(argv=None) -> int:
             for i in range(4)
         ]
         cookies = [session_cookie(u) for u in users]
-        loop = asyncio.new_event_loop()
+        loop = new_loop()
         harness = Harness(users, cookies, loop, tasks=args.tasks, seed="fuzz-tool")
         print(f"fuzzing /ws/match/<id>/ with {args.frames} frames, seed {args.seed} "
               f"({db['ENGINE'].rsplit('.', 1)[-1]}, "

@@ -26,8 +26,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from asgiref.sync import SyncToAsync
@@ -420,6 +422,7 @@ class Harness:
         self.between_frames = 0
         self.on_frame = None  # called after each checked frame (progress reports)
         self.last: list = []  # the last frames sent, for a failure report
+        self.failure: FuzzFailure | None = None
 
     # -- match lifecycle (sync: ORM in the caller's thread, outside the loop) -------------
     def new_match(self) -> None:
@@ -490,6 +493,18 @@ class Harness:
         self.new_match()
 
     def step(self, seat: int, payload, kind: str) -> None:
+        """Send one frame and check everything.  After a failure nothing more is sent:
+        hypothesis runs a failing example again to report it, and the report must name
+        the frame that failed, not the next one."""
+        if self.failure is not None:
+            raise self.failure
+        try:
+            self._step(seat, payload, kind)
+        except FuzzFailure as exc:
+            self.failure = exc
+            raise
+
+    def _step(self, seat: int, payload, kind: str) -> None:
         stats = self.stats
         self.last = (self.last + [(seat, kind, payload)])[-30:]
         expect = classify(payload)
@@ -649,6 +664,18 @@ def run_fuzz(harness: Harness, total: int, batch: int = 25, seed: int | None = N
     return harness.stats
 
 
+DB_THREADS = 4
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """An event loop whose thread pool (the consumers' ``thread_sensitive=False``
+    database calls) has a known size, so ``close_loop`` can close every thread's
+    database connection."""
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=DB_THREADS))
+    return loop
+
+
 def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Cancel what the in-process sockets left running, then close the loop."""
     pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
@@ -659,5 +686,13 @@ def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     loop.run_until_complete(loop.shutdown_asyncgens())
     # the database connections of the thread the consumers' thread-sensitive calls use
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
-    loop.run_until_complete(loop.shutdown_default_executor())  # the other database threads
+    barrier = threading.Barrier(DB_THREADS, timeout=30)
+
+    def close_this_thread():  # one call per pool thread: each waits for the others
+        barrier.wait()
+        connections.close_all()
+
+    calls = [loop.run_in_executor(None, close_this_thread) for _ in range(DB_THREADS)]
+    loop.run_until_complete(asyncio.gather(*calls, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_default_executor())
     loop.close()

@@ -92,7 +92,7 @@ def _values(world: World, role: str):
             plausible = str(m.bob.pk)
             if role != "staff":  # a redirect to the admin log-in whatever the id
                 return [plausible]
-            return [plausible, str(m.other_match.pk), "\x00", "abc", "9" * 30, "1/2"]
+            return [plausible, str(m.other_match.pk), "\x00", "9" * 30]
         if conv == "int":
             return [1, *HUGE]
         return ["x", *HOSTILE]
@@ -150,8 +150,12 @@ def test_every_url_pattern_answers_hostile_values_without_errors_or_leaks(world,
     secrets, ids = _secrets(world, viewer)
     version = _versions()
     for route in routes():
-        for path in paths(route, values):
-            for method, data in (("get", None), ("get", "q"), ("post", HOSTILE_POST)):
+        for n, path in enumerate(paths(route, values)):
+            # the hostile query string on the plausible path only
+            variants = (("get", None), ("post", HOSTILE_POST))
+            if n == 0:
+                variants = (("get", None), ("get", "q"), ("post", HOSTILE_POST))
+            for method, data in variants:
                 if method == "post" and route.name.endswith("_delete"):
                     continue  # the admin deletes on any POST: a staff privilege, not input
                 url = path + HOSTILE_QUERY if data == "q" else path
