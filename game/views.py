@@ -16,6 +16,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -122,6 +123,8 @@ def table_strings() -> dict:
         "winner": _("Winner: {names}"),
         "winners": _("Winners (shared): {names}"),
         "lowest_wins": _("The lowest total wins."),
+        "verify_shuffle": _("Verify this hand's shuffle"),
+        "verify_url": reverse_lazy("game:verify"),
         "closed": _("This table was closed."),
         "connecting": _("Connecting to the table…"),
         "reconnecting": _("Connection lost; reconnecting…"),

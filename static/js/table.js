@@ -738,7 +738,14 @@ function renderOverlay() {
         scoreCell(line.penalties) +
         `<td class="kt-sum">${last.scores[s]}</td><td class="kt-sum">${m.totals[s]}</td></tr>`;
     }
-    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    let verify = "";
+    const fair = h && h.over && h.fair;
+    if (fair && fair.salt && fair.order) {
+      // provably fair shuffle: the commitment shown at the start, salt and order now
+      const q = new URLSearchParams({ commitment: fair.commitment, salt: fair.salt, order: fair.order.join(",") });
+      verify = `<p class="kt-verify"><a href="${esc(String(T.verify_url))}?${esc(q.toString())}" target="_blank" rel="noopener">${esc(T.verify_shuffle)}</a></p>`;
+    }
+    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>${verify}`;
     finalActions.hidden = true;
     return;
   }

@@ -116,6 +116,9 @@ def test_the_table_page_for_a_seated_player(players):
                   "Oyundan çıkmak istediğinize emin misiniz?"):  # fmt: skip
         assert label in page, label
     strings = table_strings(response)
+    # the end-of-hand table links to the in-browser shuffle check (issue 11)
+    assert strings["verify_url"] == reverse("game:verify")
+    assert strings["verify_shuffle"] == "Bu elin karıştırmasını doğrula"
     assert strings["task_texts"] == {
         "1": "4'lü küt",
         "2": "4'lü seri",
