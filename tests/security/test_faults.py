@@ -18,9 +18,11 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 
 from game import runner, services
 from game.engine import bots
+from game.engine.match import MatchState
 from game.models import Match, MatchAction, MatchSeat
 from tests.game.celerystack import CeleryStack
 from tests.game.conftest import session_cookie
@@ -243,9 +245,12 @@ def test_the_worker_killed_mid_task_and_started_again(stack, players, settings, 
     target = version() + 10
     while version() < target and Match.objects.get(pk=m.pk).running:
         time.sleep(0.05)
-    m.refresh_from_db()
-    versions = list(m.actions.order_by("version").values_list("version", flat=True))
-    assert versions == list(range(1, m.version + 1))
-    assert services.match_replay(m).to_dict() == stored(m.pk)[1].to_dict()
+    # The worker is still playing: read the row, the log and the replay under the
+    # match's row lock (the one the service path takes), so all three are one snapshot.
+    with transaction.atomic():
+        m = Match.objects.select_for_update().get(pk=m.pk)
+        versions = list(m.actions.order_by("version").values_list("version", flat=True))
+        assert versions == list(range(1, m.version + 1))
+        assert services.match_replay(m).to_dict() == MatchState.from_dict(m.state).to_dict()
     print(f"\n[faults] worker killed mid-task: ready again {ready:.1f} s after the kill, "
           f"first move {moved:.1f} s after it")  # fmt: skip
