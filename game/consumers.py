@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
 from game import services
-from game.broadcast import match_group
+from game.broadcast import held, match_group, send_held
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
 from game.messages import message_for
@@ -185,15 +185,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # In the thread pool, not the one thread every other sync call of this process
             # shares: one table's database and Redis waits do not hold up all the others'
             # moves (each thread has its own connection; the row lock orders one match).
-            await database_sync_to_async(self._act, thread_sensitive=False)(action, version)
-        except services.ServiceError as exc:
-            await self.send_error(exc.code)
-            if exc.code == "stale_version":
-                await self.send_snapshot()
-        except EngineError as exc:
-            await self.send_error(exc.code)
+            frames, error = await database_sync_to_async(self._act, thread_sensitive=False)(
+                action, version
+            )
         except Exception:  # never crash the socket; the player gets a clear message
             log.exception("action failed on match %s", self.match_id)
+            await self.send_error("server_error")
+            return
+        await send_held(frames)  # what was committed goes out, whatever came after
+        if error is None:
+            return
+        if isinstance(error, services.ServiceError):
+            await self.send_error(error.code)
+            if error.code == "stale_version":
+                await self.send_snapshot()
+        elif isinstance(error, EngineError):
+            await self.send_error(error.code)
+        else:
+            log.error("action failed on match %s", self.match_id, exc_info=error)
             await self.send_error("server_error")
 
     async def handle_sync(self):
@@ -214,11 +223,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         return match_frame(Match.objects.get(pk=self.match_id), self.seat)
 
-    def _act(self, action: dict, version: int | None) -> None:
-        """One action, with the per-user limit counted in the same thread hop."""
-        if not user_request_allowed(self.scope["user"].pk):
-            raise services.ServiceError("rate_limited")
-        services.match_apply_action(self.match_id, self.seat, action, version)
+    def _act(self, action: dict, version: int | None) -> tuple[list, Exception | None]:
+        """One action, with the per-user limit counted in the same thread hop.  Returns
+        the broadcasts its commit made (sent by the caller from the event loop) and the
+        error that refused it, if any."""
+        with held() as frames:
+            try:
+                if not user_request_allowed(self.scope["user"].pk):
+                    raise services.ServiceError("rate_limited")
+                services.match_apply_action(self.match_id, self.seat, action, version)
+            except Exception as exc:
+                return frames, exc
+        return frames, None
 
     async def dispatch(self, message):
         """Channels runs ``close_old_connections`` in the sync thread before every handler

@@ -36,49 +36,76 @@ def _ms(dt) -> int | None:
     return int(dt.timestamp() * 1000) if dt else None
 
 
-def match_frame(match, seat: int | None, seats=None) -> dict:
+def match_info(match, seats, ms: MatchState | None) -> dict:
+    """The public facts of the match, the same for every seat and the watchers."""
+    info = {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "rated": match.rated,
+        "tasks": match.tasks,
+        "hand_no": ms.hand_no if ms else 0,
+        "totals": list(ms.totals) if ms else [0, 0, 0, 0],
+        "results": [
+            {
+                "hand_no": r["hand_no"],
+                "task_no": r["task_no"],
+                "scores": r["scores"],
+                "lines": r["lines"],
+                "finisher": r["finisher"],
+            }
+            for r in (ms.results if ms else [])
+        ],  # fmt: skip
+        "winners": ms.winners if ms else [],
+        "seats": [seat_label(s) for s in sorted(seats, key=lambda s: s.seat)],
+        "deadline": _ms(match.deadline),
+        "turn_started": _ms(match.turn_started),
+        "server_time": _ms(timezone.now()),
+        # the last seconds of a turn are shown as a warning (K-N6)
+        "warning_seconds": WARNING_SECONDS,
+        "host_id": match.host_id,
+        "kind": match.kind,
+    }
+    if match.kind == match.Kind.TRIAL and ms and ms.hand:
+        info["trial"] = trial.progress(ms.hand)  # K-X1: step and hint
+    if match.rematch_offer:
+        info["rematch"] = rematch.frame_info(match, seats)  # K-X2
+    return info
+
+
+def _state(match) -> MatchState | None:
+    return MatchState.from_dict(match.state) if match.state else None
+
+
+def match_frame(match, seat: int | None, seats=None, ms: MatchState | None = None) -> dict:
+    """One seat's frame (``seat`` None: the watchers').  ``ms``: the match's state when the
+    caller has it already (else it is read from ``match.state``)."""
     seats = seats if seats is not None else list(match.seats.select_related("user"))
-    ms = MatchState.from_dict(match.state) if match.state else None
+    ms = ms if ms is not None else _state(match)
     hand = view_for(ms.hand, seat) if ms and ms.hand else None
-    frame = {
+    return {
         "type": "state",
         "version": match.version,
-        "match": {
-            "id": match.pk,
-            "game": match.game,
-            "status": match.status,
-            "rated": match.rated,
-            "tasks": match.tasks,
-            "hand_no": ms.hand_no if ms else 0,
-            "totals": list(ms.totals) if ms else [0, 0, 0, 0],
-            "results": [
-                {
-                    "hand_no": r["hand_no"],
-                    "task_no": r["task_no"],
-                    "scores": r["scores"],
-                    "lines": r["lines"],
-                    "finisher": r["finisher"],
-                }
-                for r in (ms.results if ms else [])
-            ],  # fmt: skip
-            "winners": ms.winners if ms else [],
-            "seats": [seat_label(s) for s in sorted(seats, key=lambda s: s.seat)],
-            "deadline": _ms(match.deadline),
-            "turn_started": _ms(match.turn_started),
-            "server_time": _ms(timezone.now()),
-            # the last seconds of a turn are shown as a warning (K-N6)
-            "warning_seconds": WARNING_SECONDS,
-            "host_id": match.host_id,
-            "kind": match.kind,
-        },
+        "match": match_info(match, seats, ms),
         "me": seat,
         "hand": hand,
     }
-    if match.kind == match.Kind.TRIAL and ms and ms.hand:
-        frame["match"]["trial"] = trial.progress(ms.hand)  # K-X1: step and hint
-    if match.rematch_offer:
-        frame["match"]["rematch"] = rematch.frame_info(match, seats)  # K-X2
-    return frame
+
+
+def frame_texts(match, seats, ms: MatchState | None = None, watchers: bool = False):
+    """The frame text of each of the four seats, and the watchers' (None unless
+    ``watchers``), exactly as ``frame_text(match_frame(...))`` would give them, but with
+    the public part built and serialised once for all five (the broadcast's hot path)."""
+    ms = ms if ms is not None else _state(match)
+    info = frame_text(match_info(match, seats, ms))
+    head = f'{{"type":"state","version":{match.version},"match":{info},"me":'
+
+    def text(seat: int | None) -> str:
+        hand = view_for(ms.hand, seat) if ms and ms.hand else None
+        me = "null" if seat is None else str(seat)
+        return f'{head}{me},"hand":{frame_text(hand)}}}'
+
+    return [text(seat) for seat in range(4)], (text(None) if watchers else None)
 
 
 def frame_text(frame: dict) -> str:

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import trial
+from game import rows, trial
 from game.engine import bots
 from game.engine.actions import logged_form
 from game.engine.deal import SeededRNG, new_seed
@@ -65,7 +65,8 @@ def _rng_for_hand(seed: str, hand_no: int) -> SeededRNG:
 
 
 def _seats(match: Match) -> list[MatchSeat]:
-    return list(match.seats.order_by("seat"))
+    # with their users: the broadcast after commit labels the seats from this same list
+    return rows.seats_of(match)
 
 
 def _turn_key(ms: MatchState):
@@ -147,24 +148,26 @@ def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | No
     """Store the new state as ``version + 1`` with its log row; broadcast after commit."""
     match.state = ms.to_dict()
     match.version += 1
+    row = None
     if log is not None:
         seat, kind, payload, actor = log
-        MatchAction.objects.create(
+        row = MatchAction(
             match=match, version=match.version, hand_no=ms.hand_no, seat=seat, kind=kind,
             payload=payload, actor=actor,
         )  # fmt: skip
     _schedule(match, ms, seats, now, _turn_key(ms) != turn_before)
-    match.save()
+    rows.save_match(match, row)
     mid = match.pk
-    transaction.on_commit(lambda: _after_commit(mid, match))
+    transaction.on_commit(lambda: _after_commit(mid, match, seats, ms))
 
 
-def _after_commit(match_id: int, match: Match | None = None) -> None:
-    """Broadcast and schedule bots.  ``match`` is the row as this transaction committed
-    it (saves reloading it and re-reading its state); without one it is reloaded."""
+def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None) -> None:
+    """Broadcast and schedule bots.  ``match``, ``seats`` and ``ms`` are the row, its
+    seats and its state as this transaction committed them (read under the row lock:
+    nothing is read again or parsed again); without them they are reloaded."""
     from game import broadcast, runner
 
-    broadcast.match_broadcast(match_id, match)
+    broadcast.match_broadcast(match_id, match, seats, ms)
     if match is None or match.bot_due is not None:  # kick() does nothing without a bot due
         runner.kick(match_id)
 
@@ -193,10 +196,10 @@ def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
 
 
 def _locked(match_id: int) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise ServiceError("no_such_match") from None
+    match = rows.lock_match(match_id)
+    if match is None:
+        raise ServiceError("no_such_match")
+    return match
 
 
 # --- creating and starting ----------------------------------------------------------------
@@ -408,9 +411,14 @@ def _bot_view(hand, seat: int) -> dict:
 
 
 def match_seat_connected(match_id: int, seat: int, connected: bool) -> None:
-    updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
-    if updated:
-        transaction.on_commit(lambda: _presence(match_id))
+    """A seat's socket came or went.  Under the match's row lock, like every change of
+    its seats: a move's broadcast labels the seats it read under that lock."""
+    with transaction.atomic():
+        if not Match.objects.select_for_update().filter(pk=match_id).exists():
+            return
+        updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
+        if updated:
+            transaction.on_commit(lambda: _presence(match_id))
 
 
 def _presence(match_id: int) -> None:

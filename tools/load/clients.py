@@ -13,7 +13,8 @@ kinds of table:
   the room's four sockets; the seat after the sender sends the next one.  The same
   pacing, the same round-trip and fan-out measures: the bare cost of the stack.
 
-Pacing: **paced** (each table about one action per ``period`` seconds) or
+Pacing: **paced** (each table about one action per ``period`` seconds; a table held up
+by a slow server catches up at most twice as fast) or
 **saturation** (every client acts as soon as it may; game clients keep under the
 server's per-socket rate limit, 10 messages/s with a burst of 30, as a human must).
 
@@ -40,6 +41,7 @@ from websockets.exceptions import ConnectionClosed
 RATE_PER_SECOND = 9.0
 RATE_BURST = 24.0
 ACK_TIMEOUT = 60.0  # an action without its frame for this long is an error
+RESYNC_AFTER = 5.0  # an action without its frame for this long: ask for a snapshot
 STALL_SYNC = 20.0  # a table with no frame for this long while playing: ask for snapshots
 _VERSION = re.compile(r'"version":\s*(\d+)')
 
@@ -60,6 +62,7 @@ class Seat:
         self.versions: set[int] = set()
         self.top = -1  # fan-out bookkeeping: newest version counted
         self.planned: tuple[int, dict | None] | None = None  # (version, chosen action)
+        self.synced = None  # the in-flight action a sync was sent for
         self.first_version: int | None = None
 
     # -- rate limit (saturation mode, game tables) ------------------------------------
@@ -97,7 +100,8 @@ class Run:
         self.seed = spec.get("seed", 1)
         self.echo_pad = "x" * int(spec.get("echo_pad", 0))
         self.tables = [Table(self, t, i) for i, t in enumerate(spec["tables"])]
-        self.stop = False
+        self.stop = False  # no new actions
+        self.done = False  # the in-flight ones are settled too
         self.window: tuple[float, float] | None = None  # measured interval (monotonic)
         self.rtt: list[float] = []
         self.fanout: list[float] = []
@@ -113,6 +117,7 @@ class Run:
         self.connect_failures: list[str] = []
         self.stale_frames = 0
         self.syncs = 0
+        self.late_syncs = 0
         self.ack_timeouts = 0
         self.rate_waits = 0
         self.lag: list[float] = []
@@ -271,22 +276,35 @@ async def actor(run: Run, seat: Seat) -> None:
 
 
 async def watchdog(run: Run) -> None:
-    """Unstick tables: an action without its frame, or a silent table while playing."""
-    while not run.stop:
-        await asyncio.sleep(1.0)
+    """What a real client does when frames go missing (channel layers may drop them):
+    an action whose frame has not come after ``RESYNC_AFTER`` gets one ``sync`` (the
+    snapshot acknowledges it if it was applied; the echo sends its message again); a table
+    silent for ``STALL_SYNC`` while playing asks for snapshots.  An action unacknowledged
+    after ``ACK_TIMEOUT`` is an error.  Runs until the end, in-flight actions included."""
+    while not run.done:
+        await asyncio.sleep(0.5)
         now = time.monotonic()
         for table in run.tables:
             for seat in table.seats:
-                if seat.inflight is not None and now - seat.inflight[1] > ACK_TIMEOUT:
+                flight = seat.inflight
+                if flight is None:
+                    continue
+                if now - flight[1] > ACK_TIMEOUT:
                     run.ack_timeouts += 1
-                    seat.inflight[3][3] = "timed_out"
+                    flight[3][3] = "timed_out"
                     seat.inflight = None
-                    if run.kind == "game":
-                        run.syncs += 1
-                        await _send(seat, {"type": "sync"})
                     seat.changed.set()
+                elif now - flight[1] > RESYNC_AFTER and seat.synced is not flight:
+                    seat.synced = flight
+                    run.late_syncs += 1
+                    if run.kind == "game":
+                        await _send(seat, {"type": "sync"})
+                    else:  # the echo has no snapshot: send the message again
+                        again = {"version": flight[0] + 1, "seat": seat.seat, "pad": run.echo_pad}
+                        await _send(seat, again)
             if (
-                run.kind == "game"
+                not run.stop
+                and run.kind == "game"
                 and table.status == "playing"
                 and now - table.last_frame > STALL_SYNC
             ):
@@ -391,6 +409,7 @@ async def drive(spec: dict) -> dict:
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)
     unacked = sum(1 for s in live if s.inflight)
+    run.done = True
     for task in actors + helpers:
         task.cancel()
     await asyncio.gather(*(s.ws.close() for s in live), return_exceptions=True)
@@ -425,6 +444,7 @@ async def drive(spec: dict) -> dict:
         "stale_frames": run.stale_frames,
         "missed_frames": missed,
         "syncs": run.syncs,
+        "late_syncs": run.late_syncs,
         "ack_timeouts": run.ack_timeouts,
         "unacked_at_end": unacked,
         "rate_waits": run.rate_waits,

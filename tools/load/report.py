@@ -27,7 +27,8 @@ def merge(parts: list[dict]) -> dict:
     }  # fmt: skip
     sums = [
         "tables", "sockets", "actions_in_window", "frames", "frame_bytes", "state_frames",
-        "state_bytes", "disconnects", "stale_frames", "missed_frames", "syncs", "ack_timeouts",
+        "state_bytes", "disconnects", "stale_frames", "missed_frames", "syncs", "late_syncs",
+        "ack_timeouts",
         "unacked_at_end", "rate_waits", "client_cpu_seconds", "finished_tables", "hands",
     ]  # fmt: skip
     for k in sums:
@@ -154,6 +155,7 @@ def summarise(res: dict, seconds: float) -> dict:
         "stale_frames": res["stale_frames"],
         "missed_frames": res["missed_frames"],
         "syncs": res["syncs"],
+        "late_syncs": res["late_syncs"],
         "rate_waits": res["rate_waits"],
         "connect_seconds": round(res["connect_seconds"], 1),
         "client_cpu_percent": round(100.0 * res["client_cpu_seconds"] / seconds, 1),
@@ -209,7 +211,7 @@ def text_report(r: dict) -> str:
             f"disconnects {s['disconnects']}, connect failures {s['connect_failures']}, "
             f"ack timeouts {s['ack_timeouts']}, unacked at end {s['unacked_at_end']}",
             f"  stale frames {s['stale_frames']}, missed frames {s['missed_frames']}, "
-            f"syncs {s['syncs']}, rate-limit waits {s['rate_waits']}, "
+            f"syncs {s['syncs']} (for a late frame {s['late_syncs']}), rate-limit waits {s['rate_waits']}, "
             f"connect {s['connect_seconds']} s",
             f"  client CPU {s['client_cpu_percent']}% of a core, client loop lag p99 "
             f"{fmt(s['client_loop_lag_ms_p99'])} ms",

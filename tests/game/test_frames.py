@@ -1,0 +1,80 @@
+"""The broadcast's frames: built once for all seats, equal to each seat's own snapshot,
+and no database work after the commit of a move (issue 10's hot path)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from game import broadcast, services
+from game.engine import bots
+from game.engine.match import MatchState
+from game.engine.views import view_for
+from game.frames import frame_text, frame_texts, match_frame
+from game.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _play(m: Match, moves: int, rng: random.Random) -> Match:
+    for _ in range(moves):
+        m.refresh_from_db()
+        hand = MatchState.from_dict(m.state).hand
+        action = bots.choose(view_for(hand, hand.turn), "normal", rng)
+        services.match_apply_action(m.pk, hand.turn, action, m.version)
+    m.refresh_from_db()
+    return m
+
+
+def _without_clock(text: str) -> dict:
+    frame = json.loads(text)
+    frame["match"].pop("server_time")
+    return frame
+
+
+def test_shared_frames_equal_each_seats_own_frame(players):
+    m = services.match_create(tasks=5, users=players, seed="frames", watchers_allowed=True)
+    m = _play(m, 25, random.Random(3))
+    seats = services._seats(m)
+    texts, watch = frame_texts(m, seats, watchers=True)
+    for seat in range(4):
+        assert _without_clock(texts[seat]) == _without_clock(frame_text(match_frame(m, seat)))
+        assert json.loads(texts[seat])["hand"]["rack"] is not None  # each seat its own rack
+    assert _without_clock(watch) == _without_clock(frame_text(match_frame(m, None)))
+    assert "rack" not in json.loads(watch)["hand"] or json.loads(watch)["hand"]["rack"] is None
+    assert frame_texts(m, seats)[1] is None  # no watcher frame where watching is off
+
+
+def test_a_move_reads_nothing_again_after_its_commit(players, monkeypatch):
+    """BEGIN, the locked match row, its seats with users, the log row and the match row
+    (one statement on PostgreSQL), COMMIT: the broadcast reuses the seats and the state
+    the move read under the lock."""
+    m = _play(services.match_create(tasks=5, users=players, seed="queries"), 3, random.Random(4))
+    sent = []
+    monkeypatch.setattr(broadcast, "_send_frames", _record(sent))
+    hand = MatchState.from_dict(m.state).hand
+    action = bots.choose(view_for(hand, hand.turn), "normal", random.Random(5))
+    with CaptureQueriesContext(connection) as queries:
+        services.match_apply_action(m.pk, hand.turn, action, m.version)
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    assert statements.count("SELECT") == 2, statements
+    if connection.vendor == "postgresql":  # game.rows: the log row and the match, at once
+        assert statements.count("WITH") == 1 and len(statements) == 5, statements
+    else:
+        assert statements.count("INSERT") == 1 and statements.count("UPDATE") == 1, statements
+    assert len(sent) == 1
+    m.refresh_from_db()
+    assert [json.loads(t)["version"] for t in sent[0]["seats"]] == [m.version] * 4
+    for seat in range(4):
+        assert json.loads(sent[0]["seats"][seat])["me"] == seat
+
+
+def _record(sent: list):
+    async def send(layer, match_id, message):
+        sent.append(message)
+
+    return send
