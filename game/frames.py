@@ -6,8 +6,7 @@ come from ``game.engine.views``, which decides what a seat may see).
 
 from __future__ import annotations
 
-import json
-
+import orjson
 from django.utils import timezone
 
 from game import rematch, trial
@@ -108,7 +107,8 @@ def frame_texts(match, seats, ms: MatchState | None = None, watchers: bool = Fal
     return [text(seat) for seat in range(4)], (text(None) if watchers else None)
 
 
-def frame_text(frame: dict) -> str:
+def frame_text(frame: dict | None) -> str:
     """A frame as the JSON text a socket sends: compact, Turkish letters as they are.
-    The broadcast serialises each frame once, not once per socket."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    The broadcast serialises each frame once, not once per socket (orjson: a tenth of
+    the standard library's time, on every move's five frames)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
