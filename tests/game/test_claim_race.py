@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import types
 from collections import Counter
 
 import pytest
 from django.db import IntegrityError, connection
 
-from game import services
+from game import rows, services
 from game.engine.errors import EngineError
 from game.engine.match import MatchState
 from game.engine.tiles import NUM_TILES
@@ -101,8 +100,8 @@ def judge(match_id: int, version: int, before, claimants, outcome: dict, refusal
     loser = next(s for s in claimants if s != winner)
     if outcome[loser] != refusal:
         return f"loser_got_{outcome[loser]}"
-    rows = list(MatchAction.objects.filter(match_id=match_id, version__gt=version))
-    if check_log and [(r.version, r.kind, r.seat) for r in rows] != [
+    logged = list(MatchAction.objects.filter(match_id=match_id, version__gt=version))
+    if check_log and [(r.version, r.kind, r.seat) for r in logged] != [
         (version + 1, "claim", winner)
     ]:
         return "log_mismatch"
@@ -342,11 +341,13 @@ def test_without_the_lock_threads_race_and_a_naive_save_has_double_winners(playe
     player).  Without that too — a naive read-check-save — both claims win."""
     no_lock = _thread_races(players, "thr-nolock", check_log=True,
                             expect="loser_got_integrity_error")  # fmt: skip
-    no_log = types.SimpleNamespace(
-        Actor=MatchAction.Actor, objects=types.SimpleNamespace(create=lambda **kw: None)
-    )
+    save = rows.save_match
+
+    def no_log(match, log):
+        save(match, None)  # the match row only: no log row with its unique version
+
     naive = _thread_races(players, "thr-naive", check_log=False, expect="double_winner",
-                          patch=lambda mp: mp.setattr(services, "MatchAction", no_log))  # fmt: skip
+                          patch=lambda mp: mp.setattr(rows, "save_match", no_log))  # fmt: skip
     print(f"\nclaim race in threads without the row lock: {dict(no_lock)}; "
           f"naive read-check-save: {dict(naive)}")  # fmt: skip
     assert no_lock["loser_got_integrity_error"] >= 1

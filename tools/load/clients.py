@@ -34,6 +34,7 @@ import sys
 import time
 from collections import Counter
 
+import orjson
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
@@ -183,7 +184,7 @@ async def reader(run: Run, seat: Seat) -> None:
                 _on_version(run, table, seat, version, now)
                 seat.changed.set()
                 continue
-            frame = json.loads(text)
+            frame = orjson.loads(text)  # the clients share the machine: parse cheaply
             kind = frame.get("type")
             if kind == "state":
                 run.state_frames += 1
