@@ -192,6 +192,14 @@ if REDIS_URL:
                 # Group and channel names live under this prefix: give each site (or
                 # test run) sharing one Redis its own, or their groups mix.
                 "prefix": env_str("KUT_CHANNEL_PREFIX") or "kut",
+                # All of a process's sockets share ONE Redis inbox ("specific.*"), and a
+                # group send drops messages to a full one without an error.  At the
+                # default capacity (100) a busy process lost frames under load (paced,
+                # 250 tables on 2 processes: 274 frames, clients stalled until they asked
+                # for a snapshot; tools/load, issue 10).  A frame is a few KB: 2,000 is
+                # seconds of backlog for a busy process and a few MB of Redis at most
+                # (messages also expire after 60 s).  Drops are logged (LOGGING below).
+                "channel_capacity": {"specific.*": 2000},
             },
         }
     }
@@ -332,6 +340,9 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # channels-redis says only at INFO that a group send found a full channel and dropped
+    # the message: a frame a player never got.  Always show it.
+    "loggers": {"channels_redis": {"level": "INFO"}},
 }
 
 # ------------------------------------------------------------ KÜT game settings
