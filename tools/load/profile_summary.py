@@ -39,7 +39,11 @@ def _key(frame: str) -> str:
 CATEGORIES = [
     ("match_apply_action (whole sync side)", ("match_apply_action ",)),
     ("  ORM queries (compile + execute)", ("SQLCompiler.execute_sql ",)),
-    ("  broadcast: frames + JSON", ("match_frame ", "frame_text ", "JSONEncoder.encode ")),
+    ("  SQL of game.rows (lock, seats, save)", ("lock_match ", "seats_of ", "save_match ")),
+    ("  rules engine (apply)", ("apply (game/engine/transitions.py)",)),
+    ("  state (de)serialisation", ("MatchState.from_dict ", "MatchState.to_dict ")),
+    ("  broadcast: frames + JSON", ("match_frame ", "frame_text", "JSONEncoder.encode ")),
+    ("per-user rate counter (cache)", ("user_request_allowed ",)),
     ("channel layer group_send", ("RedisChannelLayer.group_send ",)),
     ("channel layer receive", ("RedisChannelLayer.receive ",)),
     ("close_old_connections hop per message", ("aclose_old_connections ",)),
