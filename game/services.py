@@ -3,11 +3,13 @@
 Human moves (consumer), bot moves, timeouts and the next-hand timer (Celery) and admin
 actions all call these functions.  Each one:
 
-1. opens a transaction and locks the match row (``select_for_update``);
+1. opens a transaction and locks the match row (``SELECT … FOR UPDATE``, through
+   ``game.rows``: plain SQL on PostgreSQL, the ORM elsewhere);
 2. refuses a stale ``expected_version``; applies an overdue timeout first;
 3. lets the engine apply the action (an illegal one raises and nothing is saved);
 4. saves the new state with ``version + 1``, the next deadline and one ``MatchAction``;
-5. after commit, broadcasts every seat its own view and schedules bot moves.
+5. after commit, broadcasts every seat its own view and schedules bot moves (a socket's
+   own move: its consumer sends the broadcast from the event loop, ``broadcast.held``).
 """
 
 from __future__ import annotations
