@@ -413,14 +413,13 @@ def _bot_view(hand, seat: int) -> dict:
 
 
 def match_seat_connected(match_id: int, seat: int, connected: bool) -> None:
-    """A seat's socket came or went.  Under the match's row lock, like every change of
-    its seats: a move's broadcast labels the seats it read under that lock."""
-    with transaction.atomic():
-        if not Match.objects.select_for_update().filter(pk=match_id).exists():
-            return
-        updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
-        if updated:
-            transaction.on_commit(lambda: _presence(match_id))
+    """A seat's socket came or went: one UPDATE, then everyone gets the new labels.  (A
+    move committed just before may still show the old flag until the next frame: its
+    broadcast labels the seats it read under its lock.  Not worth taking the match's
+    row lock on every connect and disconnect.)"""
+    updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
+    if updated:
+        transaction.on_commit(lambda: _presence(match_id))
 
 
 def _presence(match_id: int) -> None:
