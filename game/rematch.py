@@ -81,6 +81,15 @@ def _check_open(match: Match) -> None:
         raise _error("match_not_over")
 
 
+def _open_offer(match: Match) -> dict:
+    """The rematch offer of a finished match (refused when there is none)."""
+    _check_open(match)
+    offer = match.rematch_offer or {}
+    if not offer:
+        raise _error("no_offer")
+    return offer
+
+
 def _after_commit(match_id: int) -> None:
     def send():
         from game import broadcast
@@ -129,10 +138,7 @@ def rematch_answer(match_id: int, user, accept: bool, *, may_play: Callable | No
     now = now or timezone.now()
     with transaction.atomic():
         match = _locked(match_id)
-        _check_open(match)
-        offer = match.rematch_offer or {}
-        if not offer:
-            raise _error("no_offer")
+        offer = _open_offer(match)
         if offer.get("match_id"):
             raise _error("rematch_started")
         seats = _seats(match)
@@ -158,10 +164,7 @@ def rematch_start(match_id: int, user, *, may_play: Callable | None = None,
     now = now or timezone.now()
     with transaction.atomic():
         match = _locked(match_id)
-        _check_open(match)
-        offer = match.rematch_offer or {}
-        if not offer:
-            raise _error("no_offer")
+        offer = _open_offer(match)
         seats = _seats(match)
         host = _host_seat(match, seats)
         if host.user_id != getattr(user, "pk", None):

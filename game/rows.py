@@ -16,6 +16,9 @@ the stored rows, the log and the frames.
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 import orjson
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -33,8 +36,6 @@ MUTABLE_FIELDS = (
 USER_FIELDS = ("id", "username", "display_name")
 
 _fast: bool | None = None  # tests switch it off to compare the ORM path
-_sql: dict[str, str] = {}
-_action_fields: list = []
 
 
 def fast() -> bool:
@@ -49,36 +50,49 @@ def _columns(fields, alias: str) -> str:
     return ", ".join(f"{alias}.{_q(f.column)}" for f in fields)
 
 
-def _statements() -> dict[str, str]:
-    if _sql:
-        return _sql
+class _Plan(NamedTuple):
+    """The statements and the fields they read and write, built once from the models."""
+
+    lock: str
+    seats: str
+    save: str
+    save_logged: str
+    match_fields: tuple
+    seat_fields: tuple
+    user_fields: tuple
+    mutable_fields: tuple
+    action_fields: tuple
+
+
+@functools.cache
+def _plan() -> _Plan:
     User = get_user_model()
-    m_fields = Match._meta.concrete_fields
-    s_fields = MatchSeat._meta.concrete_fields
-    u_fields = [User._meta.get_field(n) for n in USER_FIELDS]
-    a_fields = [f for f in MatchAction._meta.concrete_fields if not f.primary_key]
-    _sql["lock"] = (
+    m_fields = tuple(Match._meta.concrete_fields)
+    s_fields = tuple(MatchSeat._meta.concrete_fields)
+    u_fields = tuple(User._meta.get_field(n) for n in USER_FIELDS)
+    a_fields = tuple(f for f in MatchAction._meta.concrete_fields if not f.primary_key)
+    mutable = tuple(Match._meta.get_field(n) for n in MUTABLE_FIELDS)
+    seat_col = MatchSeat._meta.get_field
+    lock = (
         f"SELECT {_columns(m_fields, 'm')} FROM {_q(Match._meta.db_table)} m "
         f"WHERE m.{_q(Match._meta.pk.column)} = %s FOR UPDATE"
     )
-    _sql["seats"] = (
+    seats = (
         f"SELECT {_columns(s_fields, 's')}, {_columns(u_fields, 'u')} "
         f"FROM {_q(MatchSeat._meta.db_table)} s LEFT JOIN {_q(User._meta.db_table)} u "
-        f"ON u.{_q(User._meta.pk.column)} = s.{_q(MatchSeat._meta.get_field('user').column)} "
-        f"WHERE s.{_q(MatchSeat._meta.get_field('match').column)} = %s "
-        f"ORDER BY s.{_q(MatchSeat._meta.get_field('seat').column)}"
+        f"ON u.{_q(User._meta.pk.column)} = s.{_q(seat_col('user').column)} "
+        f"WHERE s.{_q(seat_col('match').column)} = %s "
+        f"ORDER BY s.{_q(seat_col('seat').column)}"
     )
-    sets = ", ".join(f"{_q(Match._meta.get_field(n).column)} = %s" for n in MUTABLE_FIELDS)
+    sets = ", ".join(f"{_q(f.column)} = %s" for f in mutable)
     update = f"UPDATE {_q(Match._meta.db_table)} SET {sets} WHERE {_q(Match._meta.pk.column)} = %s"
     insert = (
         f"INSERT INTO {_q(MatchAction._meta.db_table)} "
         f"({', '.join(_q(f.column) for f in a_fields)}) "
         f"VALUES ({', '.join(['%s'] * len(a_fields))})"
     )
-    _sql["save"] = update
-    _sql["save_logged"] = f"WITH logged AS ({insert}) {update}"
-    _action_fields[:] = a_fields
-    return _sql
+    return _Plan(lock, seats, update, f"WITH logged AS ({insert}) {update}",
+                 m_fields, s_fields, u_fields, mutable, a_fields)  # fmt: skip
 
 
 def _instance(model, fields, values):
@@ -99,26 +113,25 @@ def lock_match(match_id: int) -> Match | None:
     if not fast():
         return Match.objects.select_for_update().filter(pk=match_id).first()
     with connection.cursor() as cursor:
-        cursor.execute(_statements()["lock"], [match_id])
+        cursor.execute(_plan().lock, [match_id])
         row = cursor.fetchone()
-    return None if row is None else _instance(Match, Match._meta.concrete_fields, row)
+    return None if row is None else _instance(Match, _plan().match_fields, row)
 
 
 def seats_of(match: Match) -> list[MatchSeat]:
     """The four seats in order, each with its user (None for a bot seat)."""
     if not fast():
         return list(match.seats.select_related("user").order_by("seat"))
-    User = get_user_model()
-    s_fields = MatchSeat._meta.concrete_fields
-    u_fields = [User._meta.get_field(n) for n in USER_FIELDS]
+    plan = _plan()
     with connection.cursor() as cursor:
-        cursor.execute(_statements()["seats"], [match.pk])
+        cursor.execute(plan.seats, [match.pk])
         rows = cursor.fetchall()
     seats = []
-    n = len(s_fields)
+    n = len(plan.seat_fields)
+    User = get_user_model()
     for row in rows:
-        seat = _instance(MatchSeat, s_fields, row[:n])
-        seat.user = None if row[n] is None else _instance(User, u_fields, row[n:])
+        seat = _instance(MatchSeat, plan.seat_fields, row[:n])
+        seat.user = None if row[n] is None else _instance(User, plan.user_fields, row[n:])
         seat.match = match
         seats.append(seat)
     return seats
@@ -132,23 +145,22 @@ def save_match(match: Match, log: MatchAction | None) -> None:
             log.save(force_insert=True)
         match.save(update_fields=MUTABLE_FIELDS)
         return
-    sql = _statements()
+    plan = _plan()
     params = [
         Jsonb(match.state, dumps=orjson.dumps)  # the engine's own dict: plain JSON types
-        if n == "state"
-        else Match._meta.get_field(n).get_db_prep_save(getattr(match, n), connection)
-        for n in MUTABLE_FIELDS
+        if f.name == "state"
+        else f.get_db_prep_save(getattr(match, f.attname), connection)
+        for f in plan.mutable_fields
     ]
     params.append(match.pk)
-    if log is None:
-        statement = sql["save"]
-    else:
-        statement = sql["save_logged"]
-        before = []
-        for f in _action_fields:
-            value = f.pre_save(log, add=True)  # auto_now_add and the like
-            before.append(f.get_db_prep_save(value, connection))
-        params = before + params
+    statement = plan.save
+    if log is not None:
+        statement = plan.save_logged
+        logged = [
+            f.get_db_prep_save(f.pre_save(log, add=True), connection)  # auto_now_add too
+            for f in plan.action_fields
+        ]
+        params = logged + params
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         if cursor.rowcount != 1:

@@ -121,6 +121,15 @@ def _measure(args, jobs, stack: Stack, go_path: Path, n_tables: int) -> tuple[di
     return report.merge(parts), {"server": server, **mem}
 
 
+def _summary(args, stack: Stack, res: dict, extra: dict) -> dict:
+    """The clients' merged results with the server's figures and log problems."""
+    summary = report.summarise(res, args.seconds)
+    summary.update(extra)
+    summary["server_log"] = stack.log_problems()
+    report.add_cpu_per_action(summary, args.seconds)
+    return summary
+
+
 def run_echo(args, cfg: Config, workdir: Path) -> dict:
     stack = Stack(cfg, app=ECHO_APP, celery=False, tag="echo")
     try:
@@ -131,11 +140,7 @@ def run_echo(args, cfg: Config, workdir: Path) -> dict:
         res, extra = drive(args, "echo", tables, stack, "", workdir)
     finally:
         stack.stop()
-    summary = report.summarise(res, args.seconds)
-    summary.update(extra)
-    summary["server_log"] = stack.log_problems()
-    report.add_cpu_per_action(summary, args.seconds)
-    return summary
+    return _summary(args, stack, res, extra)
 
 
 def run_game(args, cfg: Config, workdir: Path) -> tuple[dict, dict]:
@@ -155,10 +160,7 @@ def run_game(args, cfg: Config, workdir: Path) -> tuple[dict, dict]:
                                      "--wait-disconnected", "60"]))  # fmt: skip
     finally:
         stack.stop()
-    summary = report.summarise(res, args.seconds)
-    summary.update(extra)
-    summary["server_log"] = stack.log_problems()
-    report.add_cpu_per_action(summary, args.seconds)
+    summary = _summary(args, stack, res, extra)
     check = report.verify(res["sends"], db)
     summary["disconnects_processed_seconds"] = db["disconnect_wait_seconds"]
     summary["seats_still_connected"] = db["still_connected"]
