@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -42,6 +41,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.conftest import ROOT
+from tests.game.livestack import free_port
 
 START_TIMEOUT = 120.0
 
@@ -54,12 +54,6 @@ SITE_VARS = {
     "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
     "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
 }  # fmt: skip
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def shared_database_url() -> str:

@@ -6,7 +6,6 @@ import http.cookiejar
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,16 +17,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.game.livestack import free_port
 
 pytestmark = pytest.mark.slow
 
 START_TIMEOUT = 90
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def process_table() -> dict[int, tuple[int, str, str]]:
