@@ -277,6 +277,10 @@ class FrameError(AssertionError):
     pass
 
 
+SEND_RATE = 8.0  # a little under game.consumers.RATE_PER_SECOND / RATE_BURST
+SEND_BURST = 20.0
+
+
 class Player:
     """One seat's socket.  ``frames`` keeps every state frame (parsed) with its raw
     text in ``raw``; ``latest`` is the newest by version (older versions are ignored,
@@ -292,6 +296,7 @@ class Player:
         self.pongs = 0
         self.latest: dict | None = None
         self.syncs = 0
+        self.tokens, self.stamp = SEND_BURST, time.monotonic()  # ``send``'s pacing
 
     @classmethod
     async def open(cls, server: Daphne, match_id: int, cookie: str, seat: int) -> Player:
@@ -353,6 +358,16 @@ class Player:
             await self.recv(max(0.01, deadline - time.monotonic()))
 
     async def send(self, message: dict) -> None:
+        """Sends keep under the server's per-socket flood limit (game.consumers: 10 a
+        second, bursts of 30), as a human must: a scripted player answering as fast as
+        the server does would otherwise be refused with rate_limited."""
+        now = time.monotonic()
+        self.tokens = min(SEND_BURST, self.tokens + (now - self.stamp) * SEND_RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / SEND_RATE)
+            self.tokens, self.stamp = 1.0, time.monotonic()
+        self.tokens -= 1
         await self.ws.send(json.dumps(message))
 
     async def act(self, action: dict, version: int | None) -> None:
