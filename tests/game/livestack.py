@@ -22,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -279,6 +280,20 @@ class FrameError(AssertionError):
 
 SEND_RATE = 8.0  # a little under game.consumers.RATE_PER_SECOND / RATE_BURST
 SEND_BURST = 20.0
+# ... and under its per-user limit across all of a user's sockets (USER_RATE_LIMIT per
+# USER_RATE_WINDOW-second window: 100 per 5 s): at most 10 + 16 x 5 = 90 in any window.
+USER_SEND_RATE = 16.0
+USER_SEND_BURST = 10.0
+_user_buckets: dict[str, list[float]] = {}  # session cookie -> [tokens, stamp]
+_user_lock = threading.Lock()  # the race tests play from several threads
+
+
+def _reserve(bucket: list[float], rate: float, burst: float) -> float:
+    """Take a token from ``bucket`` (going into debt if need be); the seconds to wait."""
+    now = time.monotonic()
+    bucket[0] = min(burst, bucket[0] + (now - bucket[1]) * rate) - 1
+    bucket[1] = now
+    return max(0.0, -bucket[0] / rate)
 
 
 class Player:
@@ -296,7 +311,8 @@ class Player:
         self.pongs = 0
         self.latest: dict | None = None
         self.syncs = 0
-        self.tokens, self.stamp = SEND_BURST, time.monotonic()  # ``send``'s pacing
+        self.bucket = [SEND_BURST, time.monotonic()]  # ``send``'s pacing
+        self.cookie: str | None = None  # the user's session: pacing across their sockets
 
     @classmethod
     async def open(cls, server: Daphne, match_id: int, cookie: str, seat: int) -> Player:
@@ -308,7 +324,9 @@ class Player:
             open_timeout=FRAME_TIMEOUT,
             compression=None,
         )  # fmt: skip
-        return cls(ws, seat, server)
+        player = cls(ws, seat, server)
+        player.cookie = cookie
+        return player
 
     @property
     def version(self) -> int:
@@ -361,13 +379,13 @@ class Player:
         """Sends keep under the server's per-socket flood limit (game.consumers: 10 a
         second, bursts of 30), as a human must: a scripted player answering as fast as
         the server does would otherwise be refused with rate_limited."""
-        now = time.monotonic()
-        self.tokens = min(SEND_BURST, self.tokens + (now - self.stamp) * SEND_RATE)
-        self.stamp = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / SEND_RATE)
-            self.tokens, self.stamp = 1.0, time.monotonic()
-        self.tokens -= 1
+        wait = _reserve(self.bucket, SEND_RATE, SEND_BURST)
+        if self.cookie is not None:
+            with _user_lock:
+                bucket = _user_buckets.setdefault(self.cookie, [USER_SEND_BURST, time.monotonic()])
+                wait = max(wait, _reserve(bucket, USER_SEND_RATE, USER_SEND_BURST))
+        if wait > 0:
+            await asyncio.sleep(wait)
         await self.ws.send(json.dumps(message))
 
     async def act(self, action: dict, version: int | None) -> None:
