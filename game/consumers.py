@@ -18,11 +18,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
 from game import services
-from game.broadcast import held, match_group, send_held
+from game.broadcast import WATCHERS, match_topic
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
 from game.messages import message_for
 from game.models import Match
+from kut_site import counters, fanout
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +40,9 @@ USER_RATE_WINDOW = 5  # seconds
 
 def user_request_allowed(user_id: int) -> bool:
     """Count one request of ``user_id`` in the current window; False over the limit.
-    A cache that cannot be reached lets it through (the per-socket limit still holds)."""
-    from django.core.cache import cache
-
-    key = f"kut.socket-requests.{user_id}.{int(time.time() // USER_RATE_WINDOW)}"
+    A store that cannot be reached lets it through (the per-socket limit still holds)."""
     try:
-        try:
-            count = cache.incr(key)
-        except ValueError:  # the window's first request
-            count = 1 if cache.add(key, 1, timeout=2 * USER_RATE_WINDOW) else cache.incr(key)
+        count = counters.hit(f"socket-requests.{user_id}", USER_RATE_WINDOW)
     except Exception:
         log.warning("socket rate counter unavailable for user %s", user_id, exc_info=True)
         return True
@@ -57,7 +52,7 @@ def user_request_allowed(user_id: int) -> bool:
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
     seat: int | None = None
-    group: str | None = None
+    topic: str | None = None
 
     # -- connection ------------------------------------------------------------------
     async def connect(self):
@@ -82,7 +77,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4003)
             return
         self.seat = seat
-        self.group = match_group(self.match_id)  # match_frames picks this socket's frame
+        self.topic = match_topic(self.match_id)  # fanout_deliver picks this socket's frame
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.replaced = False
@@ -91,16 +86,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.owner_group = f"match.{self.match_id}.seat.{seat}.owner"
             await self.channel_layer.group_send(self.owner_group, {"type": "seat.replaced"})
             await self.channel_layer.group_add(self.owner_group, self.channel_name)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(f"user.{user.pk}", self.channel_name)
         await self.accept()
+        await fanout.join(self.topic, self)  # before the snapshot: no change falls between
         if seat is not None:
             await database_sync_to_async(services.match_seat_connected)(self.match_id, seat, True)
         await self.send_snapshot()
 
     async def disconnect(self, code):
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.topic:
+            await fanout.leave(self.topic, self)
             user = self.scope.get("user")
             await self.channel_layer.group_discard(f"user.{user.pk}", self.channel_name)
             if self.seat is not None:
@@ -185,14 +180,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # In the thread pool, not the one thread every other sync call of this process
             # shares: one table's database and Redis waits do not hold up all the others'
             # moves (each thread has its own connection; the row lock orders one match).
-            frames, error = await database_sync_to_async(self._act, thread_sensitive=False)(
-                action, version
-            )
+            error = await database_sync_to_async(self._act, thread_sensitive=False)(action, version)
         except Exception:  # never crash the socket; the player gets a clear message
             log.exception("action failed on match %s", self.match_id)
             await self.send_error("server_error")
             return
-        await send_held(frames)  # what was committed goes out, whatever came after
         if error is None:
             return
         if isinstance(error, services.ServiceError):
@@ -223,42 +215,43 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         return match_frame(Match.objects.get(pk=self.match_id), self.seat)
 
-    def _act(self, action: dict, version: int | None) -> tuple[list, Exception | None]:
+    def _act(self, action: dict, version: int | None) -> Exception | None:
         """One action, with the per-user limit counted in the same thread hop.  Returns
-        the broadcasts its commit made (sent by the caller from the event loop) and the
-        error that refused it, if any."""
-        with held() as frames:
-            try:
-                if not user_request_allowed(self.scope["user"].pk):
-                    raise services.ServiceError("rate_limited")
-                services.match_apply_action(self.match_id, self.seat, action, version)
-            except Exception as exc:
-                return frames, exc
-        return frames, None
+        the error that refused it, if any (its broadcast was published on commit)."""
+        try:
+            if not user_request_allowed(self.scope["user"].pk):
+                raise services.ServiceError("rate_limited")
+            services.match_apply_action(self.match_id, self.seat, action, version)
+        except Exception as exc:
+            return exc
+        return None
 
     async def dispatch(self, message):
         """Channels runs ``close_old_connections`` in the sync thread before every handler
-        (a thread hop per message).  A frame from the broadcast touches no database, and
-        every database call of ``receive`` goes through ``database_sync_to_async``, which
-        does the same clean-up in its own thread: skip the hop for these two."""
-        kind = message.get("type")
-        if kind == "match.frames":
-            await self.match_frames(message)
-        elif kind == "websocket.receive":
+        (a thread hop per message).  Every database call of ``receive`` goes through
+        ``database_sync_to_async``, which does the same clean-up in its own thread: skip
+        the hop for the socket's input."""
+        if message.get("type") == "websocket.receive":
             await self.websocket_receive(message)
         else:
             await super().dispatch(message)
 
     # -- group messages ---------------------------------------------------------------------
-    async def match_frames(self, event):
-        """One change of the match (``game.broadcast``): the frames of all four seats as
-        JSON text; this socket sends its own seat's only, a watcher the watcher frame."""
-        text = event["watch"] if self.seat is None else event["seats"][self.seat]
+    async def fanout_deliver(self, parts: list):
+        """One change of the match (``game.broadcast``, through ``kut_site.fanout``): the
+        frames of all four seats and the watchers as JSON text; this socket sends its
+        own seat's only, a watcher the watcher frame."""
+        text = parts[WATCHERS if self.seat is None else self.seat]
         if text is not None:
             await self.send(text_data=text)
 
-    async def match_frame(self, event):
-        await self.send(text_data=frame_text(event["frame"]))
+    async def fanout_resync(self):
+        """Broadcasts may have been lost (the fan-out's Redis connection broke): a fresh
+        snapshot (not counted against the player's request limit)."""
+        try:
+            await self.send_snapshot()
+        except Exception:  # the database may be down too: the client's own sync remains
+            log.warning("resync failed on match %s", self.match_id, exc_info=True)
 
     async def seat_replaced(self, event):
         """The same player opened this seat in another tab: this one steps aside."""

@@ -8,8 +8,8 @@ actions all call these functions.  Each one:
 2. refuses a stale ``expected_version``; applies an overdue timeout first;
 3. lets the engine apply the action (an illegal one raises and nothing is saved);
 4. saves the new state with ``version + 1``, the next deadline and one ``MatchAction``;
-5. after commit, broadcasts every seat its own view and schedules bot moves (a socket's
-   own move: its consumer sends the broadcast from the event loop, ``broadcast.held``).
+5. after commit, broadcasts every seat its own view (``game.broadcast``, from the thread
+   that committed) and schedules bot moves.
 """
 
 from __future__ import annotations

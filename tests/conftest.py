@@ -68,9 +68,14 @@ def isolated_cache(settings):
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """channels-redis binds its locks to the event loop that first used the layer; each
-    async test runs in a loop of its own, so every test gets a fresh layer instance."""
+    async test runs in a loop of its own, so every test gets a fresh layer instance (and
+    fresh fan-out hubs, kut_site.fanout)."""
     from channels.layers import channel_layers
 
+    from kut_site import fanout
+
     channel_layers.backends.clear()
+    fanout.reset()
     yield
     channel_layers.backends.clear()
+    fanout.reset()

@@ -55,7 +55,7 @@ def test_a_move_reads_nothing_again_after_its_commit(players, monkeypatch):
     the move read under the lock."""
     m = _play(services.match_create(tasks=5, users=players, seed="queries"), 3, random.Random(4))
     sent = []
-    monkeypatch.setattr(broadcast, "_send_frames", _record(sent))
+    monkeypatch.setattr(broadcast.fanout, "publish", _record(sent))
     hand = MatchState.from_dict(m.state).hand
     action = bots.choose(view_for(hand, hand.turn), "normal", random.Random(5))
     with CaptureQueriesContext(connection) as queries:
@@ -74,7 +74,7 @@ def test_a_move_reads_nothing_again_after_its_commit(players, monkeypatch):
 
 
 def _record(sent: list):
-    async def send(layer, match_id, message):
-        sent.append(message)
+    def publish(topic, parts):
+        sent.append({"topic": topic, "seats": parts[:4], "watch": parts[broadcast.WATCHERS]})
 
-    return send
+    return publish

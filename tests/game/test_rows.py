@@ -36,10 +36,10 @@ def _play(players, fast: bool, monkeypatch, moves: int = 400) -> tuple[Match, li
     _sql_where_possible(monkeypatch, fast)
     sent: list = []
 
-    async def record(layer, match_id, message):
-        sent.append(message)
+    def record(topic, parts):
+        sent.append({"topic": topic, "seats": parts[:4], "watch": parts[broadcast.WATCHERS]})
 
-    monkeypatch.setattr(broadcast, "_send_frames", record)
+    monkeypatch.setattr(broadcast.fanout, "publish", record)
     t0 = timezone.now().replace(microsecond=0)
     m = services.match_create(tasks=5, users=players, seed="rows-same-seed", rated=True, now=t0)
     Match.objects.filter(pk=m.pk).update(created_at=t0)  # times compared from here

@@ -76,7 +76,7 @@ async def test_a_flood_on_one_socket_is_limited_and_nothing_limited_is_applied(p
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_one_user_flooding_from_several_sockets_is_limited(monkeypatch):
+async def test_one_user_flooding_from_several_sockets_is_limited(monkeypatch, isolated_cache):
     """Four sockets of one player (seated at four tables), each within its own limit
     (30 messages at once), 120 moves in all: the per-user limit (100 per window, the
     counter in the shared cache) refuses exactly 20.  Another player is not affected."""
@@ -117,9 +117,12 @@ async def test_one_user_flooding_from_several_sockets_is_limited(monkeypatch):
         await c.disconnect()
 
 
-def test_the_user_counter_fails_open_when_the_cache_is_down(monkeypatch):
-    """A cache outage must not stop every game: the per-socket limit still holds."""
+def test_the_user_counter_fails_open_when_the_cache_is_down(monkeypatch, settings):
+    """A store outage must not stop every game: the per-socket limit still holds."""
+    import redis
     from django.core import cache as cache_module
+
+    from kut_site import counters, redis_client
 
     class Down:
         def incr(self, *a, **k):
@@ -127,8 +130,28 @@ def test_the_user_counter_fails_open_when_the_cache_is_down(monkeypatch):
 
         add = incr
 
-    monkeypatch.setattr(cache_module, "cache", Down())
-    assert consumers.user_request_allowed(1) is True
+    monkeypatch.setattr(cache_module, "cache", Down())  # the embedded store
+    # and a Redis that does not answer (nothing listens on port 1)
+    down = redis.Redis(port=1, socket_connect_timeout=0.5)
+    monkeypatch.setitem(redis_client._clients, "redis://127.0.0.1:1/0", down)
+    for url in ("", "redis://127.0.0.1:1/0"):
+        settings.REDIS_URL = url
+        with pytest.raises((ConnectionError, redis.ConnectionError)):
+            counters.hit("anything", 5)
+        assert consumers.user_request_allowed(1) is True
+
+
+def test_the_shared_counter_counts_within_a_window_and_starts_again(monkeypatch, isolated_cache):
+    """One hit, one count, on whichever store this run uses (Redis in CI); the next
+    window starts from one."""
+    from kut_site import counters
+
+    now = [7200.0]
+    monkeypatch.setattr(counters.time, "time", lambda: now[0])
+    assert [counters.hit("probe", 3600) for _ in range(3)] == [1, 2, 3]
+    assert counters.hit("other", 3600) == 1
+    now[0] += 3600
+    assert counters.hit("probe", 3600) == 1
 
 
 # --- logins -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ hand or the seed; the watcher never sees a rack."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -101,6 +102,20 @@ class Sock:
                     self.latest = frame
 
 
+def _bots_done(m: Match, run) -> None:
+    """The human's move is broadcast at its commit; the bots then move inline in the
+    socket's worker thread: wait until a human is on turn again with no bot move or
+    claim due (or the hand is over)."""
+    for _ in range(3000):
+        m.refresh_from_db()
+        if m.status != Match.Status.PLAYING:
+            return
+        if MatchState.from_dict(m.state).hand.turn in HUMANS and m.bot_due is None:
+            return
+        run(asyncio.sleep(0.01))
+    raise AssertionError("the bots did not finish their moves")
+
+
 def test_no_frame_or_page_shows_what_its_viewer_may_not_see(settings, monkeypatch):
     settings.KUT_TURN_SECONDS = 3600
     # the scripted player moves as fast as the server answers (three bots move inline):
@@ -152,6 +167,7 @@ def test_no_frame_or_page_shows_what_its_viewer_may_not_see(settings, monkeypatc
             run(socks[seat].comm.send_to(text_data=json.dumps(
                 {"type": "action", "action": action, "version": m.version})))  # fmt: skip
             run(socks[seat].pump(m.version + 1))
+            _bots_done(m, run)
         else:
             raise AssertionError("the match did not end")
         m.refresh_from_db()
