@@ -206,6 +206,14 @@ class Hub:
                 except Exception:
                     log.debug("fan-out resync of %r failed", member, exc_info=True)
 
+    async def publish(self, topic: str, parts: Sequence[str | None]) -> None:
+        if not self.redis_mode:
+            await self.deliver(topic, list(parts))
+            return
+        async with self._lock:
+            await self._ensure_connection()
+        await self._client.publish(self.prefix + topic, _encode(parts))
+
     async def close(self) -> None:
         if self._reader is not None:
             self._reader.cancel()
@@ -237,6 +245,12 @@ async def join(topic: str, member) -> None:
 
 async def leave(topic: str, member) -> None:
     await hub().leave(topic, member)
+
+
+async def apublish(topic: str, parts: Sequence[str | None]) -> None:
+    """``publish`` from async code, on this event loop's connection (in the embedded
+    set-up: to this loop's members)."""
+    await hub().publish(topic, parts)
 
 
 def publish(topic: str, parts: Sequence[str | None]) -> None:

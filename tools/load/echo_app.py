@@ -4,6 +4,9 @@
 room joins the group ``loadecho.<room>``; a text message is group-sent unchanged to the
 room (its four sockets, the sender included), the way an action's new state fans out to
 a table's four seats.  No session, no database, no rules: what the stack itself costs.
+``/ws/echo-fanout/<room>/`` does the same over the site's own fan-out
+(``kut_site.fanout``, the path a match's frames take): the stricter yardstick
+(``tools.load.run --echo-fanout``).
 ``GET /healthz`` answers 200 so the harness can wait for it as for the site.
 
 Settings come from ``kut_site.settings`` (the same ``REDIS_URL`` channel layer).
@@ -22,8 +25,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from kut_site import fanout  # noqa: E402
+
 
 class EchoConsumer(AsyncWebsocketConsumer):
+    """The echo as a channel-layer group (Channels' own way to fan out)."""
+
     async def connect(self):
         self.group = f"loadecho.{self.scope['url_route']['kwargs']['room']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -38,6 +45,29 @@ class EchoConsumer(AsyncWebsocketConsumer):
 
     async def echo_msg(self, event):
         await self.send(text_data=event["text"])
+
+
+class FanoutEchoConsumer(AsyncWebsocketConsumer):
+    """The echo over the site's own fan-out (``kut_site.fanout``, Redis pub/sub), the
+    path a match's frames take: one publish, one delivery per process."""
+
+    async def connect(self):
+        self.topic = f"loadecho.{self.scope['url_route']['kwargs']['room']}"
+        await self.accept()
+        await fanout.join(self.topic, self)
+
+    async def disconnect(self, code):
+        await fanout.leave(self.topic, self)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is not None:
+            await fanout.apublish(self.topic, [text_data])
+
+    async def fanout_deliver(self, parts):
+        await self.send(text_data=parts[0])
+
+    async def fanout_resync(self):
+        pass
 
 
 async def health(scope, receive, send):
@@ -61,6 +91,11 @@ async def health(scope, receive, send):
 application = ProtocolTypeRouter(
     {
         "http": health,
-        "websocket": URLRouter([path("ws/echo/<int:room>/", EchoConsumer.as_asgi())]),
+        "websocket": URLRouter(
+            [
+                path("ws/echo/<int:room>/", EchoConsumer.as_asgi()),
+                path("ws/echo-fanout/<int:room>/", FanoutEchoConsumer.as_asgi()),
+            ]
+        ),  # fmt: skip
     }
 )

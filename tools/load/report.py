@@ -202,9 +202,10 @@ def text_report(r: dict) -> str:
         if not s:
             continue
         what = "messages/s" if name == "echo" else "actions/s"
+        how = f" (over {r.get('echo_kind', 'channel layer group')})" if name == "echo" else ""
         lines += [
             "",
-            f"[{name}] {what}: {s['actions_per_second']}   round-trip p50/p95/p99: "
+            f"[{name}{how}] {what}: {s['actions_per_second']}   round-trip p50/p95/p99: "
             f"{fmt(s['rtt_ms']['p50'])}/{fmt(s['rtt_ms']['p95'])}/{fmt(s['rtt_ms']['p99'])} ms   "
             f"fan-out p99: {fmt(s['fanout_ms']['p99'])} ms",
             f"  bytes/frame {s['bytes_per_frame']}, frames {s['frames']}, errors {s['errors']}, "

@@ -136,7 +136,8 @@ def run_echo(args, cfg: Config, workdir: Path) -> dict:
         stack.start()
         rooms = [{"id": i + 1, "seats": [{"seat": s} for s in range(4)]}
                  for i in range(args.tables)]  # fmt: skip
-        tables = _spread(rooms, stack.ws_urls(), f"/ws/echo/{int(time.time())}{{id}}/")
+        route = "echo-fanout" if args.echo_fanout else "echo"
+        tables = _spread(rooms, stack.ws_urls(), f"/ws/{route}/{int(time.time())}{{id}}/")
         res, extra = drive(args, "echo", tables, stack, "", workdir)
     finally:
         stack.stop()
@@ -201,6 +202,9 @@ def main(argv=None) -> int:
                    help="ASGI_THREADS of daphne: its thread pool (0: Python's default, "
                    "cores + 4)")  # fmt: skip
     p.add_argument("--echo-pad", type=int, default=0, help="echo: bytes of padding")
+    p.add_argument("--echo-fanout", action="store_true",
+                   help="the echo fans out over kut_site.fanout (Redis pub/sub, the path of "
+                   "the match frames) instead of a channel-layer group")  # fmt: skip
     p.add_argument("--profile", choices=("", "py-spy"), default="",
                    help="record daphne with py-spy (collapsed stacks in the log folder)")  # fmt: skip
     p.add_argument("--seed", type=int, default=1)
@@ -221,6 +225,7 @@ def main(argv=None) -> int:
         "mode": args.mode, "tables": args.tables, "daphne": args.daphne,
         "seconds": args.seconds, "warmup": args.warmup, "level": args.level,
         "conn_max_age": args.conn_max_age, "asgi_threads": args.asgi_threads,
+        "echo_kind": "fanout" if args.echo_fanout else "channel layer group",
         "loadavg_before": [round(x, 2) for x in os.getloadavg()],
     }  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="kut-load-") as tmp:
