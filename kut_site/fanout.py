@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import weakref
 from collections.abc import Sequence
@@ -67,6 +68,8 @@ class Hub:
         self.topics: dict[str, weakref.WeakSet] = {}
         self.redis_mode = bool(settings.REDIS_URL)
         self.prefix = _prefix()
+        # the subscription connection's name in Redis (CLIENT LIST)
+        self.client_name = f"{self.prefix}{os.getpid()}.{id(self):x}"
         self._lock = asyncio.Lock()
         self._pubsub = None
         self._client = None
@@ -147,7 +150,7 @@ class Hub:
             # resynced), not quietly re-established with messages lost in between.
             self._client = aioredis.Redis.from_url(
                 settings.REDIS_URL, socket_timeout=None, socket_connect_timeout=5,
-                retry=Retry(NoBackoff(), 0),
+                retry=Retry(NoBackoff(), 0), client_name=self.client_name,
             )  # fmt: skip
             self._pubsub = self._client.pubsub()
         if self._reader is None or self._reader.done():
@@ -264,13 +267,16 @@ def publish(topic: str, parts: Sequence[str | None]) -> None:
         redis_client.client().publish(_prefix() + topic, _encode(parts))
         return
     decoded = list(parts)
-    for loop, found in list(_hubs.items()):
+    with _hubs_lock:
+        hubs = list(_hubs.items())
+    for loop, found in hubs:
         if topic not in found.topics:
             continue
         try:
             asyncio.run_coroutine_threadsafe(found.deliver(topic, decoded), loop)
         except RuntimeError:  # that loop is closed
-            _hubs.pop(loop, None)
+            with _hubs_lock:
+                _hubs.pop(loop, None)
 
 
 def reset() -> None:
