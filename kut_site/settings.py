@@ -157,6 +157,12 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
+    # game.rows prepares the move's few statements on each connection (PostgreSQL then
+    # skips parsing and planning them).  Nothing else is prepared: Django's cursors
+    # bind on the client, and the threshold is out of reach.  Off (DB_PREPARED_STATEMENTS
+    # =0) behind a connection pooler that cannot keep prepared statements.
+    if env_bool("DB_PREPARED_STATEMENTS", True):
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 10**9
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not the folder
     DATABASES = {

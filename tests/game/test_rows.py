@@ -135,3 +135,29 @@ def test_a_refused_action_stores_nothing_on_either_path(players, monkeypatch):
             services.match_apply_action(m.pk, (hand.turn + 1) % 4, {"type": "draw"}, m.version)
         assert Match.objects.get(pk=m.pk).version == m.version
         assert MatchAction.objects.filter(match=m).count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: PostgreSQL")
+def test_the_moves_statements_are_prepared_once_per_connection(players, monkeypatch, settings):
+    """PostgreSQL plans the move's statements once per connection (DB_PREPARED_STATEMENTS,
+    on by default), not on every move; Django's own queries stay unprepared."""
+    _sql_where_possible(monkeypatch, True)
+    assert connection.settings_dict["OPTIONS"].get("prepare_threshold") == 10**9
+    m = services.match_create(tasks=5, users=players, seed="rows-prepared")
+    for _ in range(6):
+        m.refresh_from_db()
+        hand = MatchState.from_dict(m.state).hand
+        action = bots.choose(view_for(hand, hand.turn), "normal", random.Random(3))
+        services.match_apply_action(m.pk, hand.turn, action, m.version)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+        prepared = cursor.fetchall()
+    plan = rows._plan()
+    uses = {sql: n for sql, n in prepared}
+    for statement in (plan.lock, plan.seats):
+        as_sent = next((s for s in uses if s.startswith(statement.split("%s")[0])), None)
+        assert as_sent is not None, f"not prepared: {statement[:60]}"
+        assert uses[as_sent] >= 6  # one preparation, reused on every move
+    assert all(s.startswith(("SELECT m.", "SELECT s.", "WITH logged", "UPDATE")) for s in uses), (
+        uses
+    )

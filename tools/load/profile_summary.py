@@ -43,14 +43,21 @@ CATEGORIES = [
     ("  rules engine (apply)", ("apply (game/engine/transitions.py)",)),
     ("  state (de)serialisation", ("MatchState.from_dict ", "MatchState.to_dict ")),
     ("  broadcast: frames + JSON", ("match_frame ", "frame_text", "JSONEncoder.encode ")),
-    ("per-user rate counter (cache)", ("user_request_allowed ",)),
-    ("channel layer group_send", ("RedisChannelLayer.group_send ",)),
-    ("channel layer receive", ("RedisChannelLayer.receive ",)),
+    ("  broadcast: fan-out publish (Redis)", ("publish (kut_site/fanout.py)",)),
+    ("per-user rate counter", ("user_request_allowed ",)),
+    ("channel layer group_send (before the fan-out)", ("RedisChannelLayer.group_send ",)),
+    ("channel layer receive (before the fan-out)", ("RedisChannelLayer.receive ",)),
+    ("fan-out: subscription read + delivery", ("Hub._read ",)),
     ("close_old_connections hop per message", ("aclose_old_connections ",)),
     (
         "consumer frame -> socket send",
-        ("MatchConsumer.match_frame", "WebSocketProtocol.serverSend "),
+        (
+            "MatchConsumer.match_frame",
+            "MatchConsumer.fanout_deliver ",
+            "WebSocketProtocol.serverSend ",
+        ),
     ),
+    ("websocket input -> consumer", ("WebSocketAdapterProtocol.dataReceived ",)),
     ("thread hand-offs (submit/notify)", ("ThreadPoolExecutor.submit ", "Condition.notify ")),
 ]
 
