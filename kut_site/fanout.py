@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 SUBSCRIBE_WAIT_SECONDS = 2.0  # join() waits this long at most for Redis to confirm
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0)  # then every 2 s
+PUBLISH_CONNECTIONS = 16  # per event loop, for publishing from async code
 
 
 def _prefix() -> str:
@@ -73,6 +74,7 @@ class Hub:
         self._lock = asyncio.Lock()
         self._pubsub = None
         self._client = None
+        self._publisher = None
         self._reader: asyncio.Task | None = None
         self._subscribed: set[str] = set()  # channels asked for on this connection
         self._broken = False
@@ -213,19 +215,27 @@ class Hub:
         if not self.redis_mode:
             await self.deliver(topic, list(parts))
             return
-        async with self._lock:
-            await self._ensure_connection()
-        await self._client.publish(self.prefix + topic, _encode(parts))
+        if self._publisher is None:
+            import redis.asyncio as aioredis
+
+            # Many sockets may publish at once: they wait for one of a few connections
+            # (a plain pool refuses past its limit: "Too many connections").
+            pool = aioredis.BlockingConnectionPool.from_url(
+                settings.REDIS_URL, max_connections=PUBLISH_CONNECTIONS, timeout=5,
+                socket_timeout=5,
+            )  # fmt: skip
+            self._publisher = aioredis.Redis(connection_pool=pool)
+        await self._publisher.publish(self.prefix + topic, _encode(parts))
 
     async def close(self) -> None:
         if self._reader is not None:
             self._reader.cancel()
-        if self._pubsub is not None:
-            try:
-                await self._pubsub.aclose()
-                await self._client.aclose()
-            except Exception:
-                pass
+        for closing in (self._pubsub, self._client, self._publisher):
+            if closing is not None:
+                try:
+                    await closing.aclose()
+                except Exception:
+                    pass
 
 
 _hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -24,5 +24,9 @@ def client():
             if found is None:
                 import redis
 
-                found = _clients[url] = redis.Redis.from_url(url, socket_timeout=5)
+                # threads wait for a free connection rather than fail past the limit
+                pool = redis.BlockingConnectionPool.from_url(
+                    url, max_connections=64, timeout=5, socket_timeout=5
+                )
+                found = _clients[url] = redis.Redis(connection_pool=pool)
     return found
