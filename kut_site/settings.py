@@ -161,7 +161,8 @@ if DATABASE_URL:
     # skips parsing and planning them).  Nothing else is prepared: Django's cursors
     # bind on the client, and the threshold is out of reach.  Off (DB_PREPARED_STATEMENTS
     # =0) behind a connection pooler that cannot keep prepared statements.
-    if env_bool("DB_PREPARED_STATEMENTS", True):
+    postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    if postgres and env_bool("DB_PREPARED_STATEMENTS", True):  # (a sqlite:/// URL: no)
         DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 10**9
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not the folder

@@ -55,6 +55,7 @@ from kut_site.celery import app
 print(json.dumps({
     "DEBUG": settings.DEBUG,
     "database": settings.DATABASES["default"]["ENGINE"],
+    "database_options": settings.DATABASES["default"].get("OPTIONS", {}),
     "layer": settings.CHANNEL_LAYERS["default"],
     "cache": settings.CACHES["default"]["BACKEND"],
     "cache_location": settings.CACHES["default"].get("LOCATION"),

@@ -30,6 +30,7 @@ def test_services_from_the_environment():
     )
     assert snap["DEBUG"] is False  # services configured: DEBUG defaults to off
     assert snap["database"] == "django.db.backends.postgresql"
+    assert snap["database_options"]["prepare_threshold"] == 10**9  # game.rows prepares
     assert snap["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert snap["layer"]["CONFIG"]["hosts"] == [
         {"address": "redis://redis.example:6379/2", "socket_timeout": None, "max_connections": 2000}
@@ -41,6 +42,18 @@ def test_services_from_the_environment():
     assert snap["static"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
     assert snap["session_cookie_secure"] is True
     assert snap["turn_seconds"] == 30
+
+
+def test_prepared_statements_only_on_postgresql_and_can_be_turned_off():
+    """DB_PREPARED_STATEMENTS: a sqlite:/// DATABASE_URL (the browser tests' live site)
+    gets no psycopg option; 0 turns it off for a pooler that cannot keep them."""
+    sqlite = settings_snapshot(DATABASE_URL="sqlite:////tmp/kut-settings.sqlite3", DEBUG="1")
+    assert sqlite["database"] == "django.db.backends.sqlite3"
+    assert "prepare_threshold" not in sqlite["database_options"]
+    off = settings_snapshot(
+        DATABASE_URL="postgres://kut:pw@db.example:5432/kut", DEBUG="1", DB_PREPARED_STATEMENTS="0"
+    )
+    assert "prepare_threshold" not in off["database_options"]
 
 
 def test_secret_key_is_required_without_debug():
