@@ -9,15 +9,13 @@ holding the four seat frames and the watcher frame as ready JSON text, built onc
 all (``game.frames.frame_texts``); each process with sockets of the match receives it
 once and each socket forwards only its own part (``MatchConsumer.fanout_deliver``).
 It is published from the thread that committed the change, right after the commit.
-The other messages to sockets (a second tab, a ban's kick) go through the channel layer.
+The other messages to sockets (a second tab, a ban's kick: ``accounts.bans``) go
+through the channel layer.
 """
 
 from __future__ import annotations
 
 import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from game.frames import frame_texts
 from game.models import Match
@@ -49,11 +47,3 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
         fanout.publish(match_topic(match_id), [*texts, watch])
     except Exception:  # Redis unreachable: a committed change stays; clients resync
         log.warning("broadcast to match %s failed", match_id, exc_info=True)
-
-
-def user_kick(user_id: int, reason: str) -> None:
-    """Close every live socket of a user (bans, a second tab)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(f"user.{user_id}", {"type": "user.kick", "reason": reason})

@@ -236,7 +236,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         else:
             await super().dispatch(message)
 
-    # -- group messages ---------------------------------------------------------------------
+    # -- fan-out and group messages ---------------------------------------------------------------------
     async def fanout_deliver(self, parts: list):
         """One change of the match (``game.broadcast``, through ``kut_site.fanout``): the
         frames of all four seats and the watchers as JSON text; this socket sends its

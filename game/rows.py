@@ -99,7 +99,7 @@ def _plan() -> _Plan:
 class _PreparedCursor(psycopg.Cursor):
     """Server-side binding, and every statement prepared on its connection the first
     time: PostgreSQL then skips parsing and planning on each move (its CPU per move
-    1.46 -> 1.03 ms, ``tools/load``, issue 10).  The rest of the site keeps Django's
+    about 1.5 -> 1.1 ms, issue 10).  The rest of the site keeps Django's
     client-side binding."""
 
     def execute(self, query, params=None, *, prepare=None, binary=None):

@@ -1,10 +1,10 @@
 """Counters shared by every process, in fixed time windows (rate limits).
 
 With ``REDIS_URL`` a hit is ONE Redis round trip (a script: ``INCR``, and ``EXPIRE`` on
-the window's first hit) on the process's one client (``kut_site.redis_client``).  Django's Redis cache would cost three (``add``,
-then ``exists`` + ``incr``) and a new client object per call, and its per-context cache
-handles gave every socket its own connection pool: about a tenth of a move's server
-time (tools/load, issue 10).  Without Redis (the embedded set-up, one web process) the
+the window's first hit) on the process's one client (``kut_site.redis_client``).
+Django's Redis cache would cost three (``add``, then ``exists`` + ``incr``) and a new
+client object per call, and its per-context cache handles gave every socket its own
+connection pool: about a tenth of a move's server time (tools/load, issue 10).  Without Redis (the embedded set-up, one web process) the
 Django cache (local memory) holds the counts.
 """
 

@@ -201,11 +201,12 @@ if REDIS_URL:
                 "prefix": env_str("KUT_CHANNEL_PREFIX") or "kut",
                 # All of a process's sockets share ONE Redis inbox ("specific.*"), and a
                 # group send drops messages to a full one without an error.  At the
-                # default capacity (100) a busy process lost frames under load (paced,
-                # 250 tables on 2 processes: 274 frames, clients stalled until they asked
-                # for a snapshot; tools/load, issue 10).  A frame is a few KB: 2,000 is
-                # seconds of backlog for a busy process and a few MB of Redis at most
-                # (messages also expire after 60 s).  Drops are logged (LOGGING below).
+                # default capacity (100) a busy process lost frames under load when the
+                # match frames still went this way (paced, 250 tables on 2 processes: 274
+                # frames; tools/load, issue 10; they now take kut_site.fanout).  The
+                # messages left (second tab, kick, lobby) are few; 2,000 is a few MB of
+                # Redis at most (messages also expire after 60 s).  Drops are logged
+                # (LOGGING below).
                 "channel_capacity": {"specific.*": 2000},
             },
         }
@@ -348,7 +349,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # channels-redis says only at INFO that a group send found a full channel and dropped
-    # the message: a frame a player never got.  Always show it.
+    # the message: one a socket never got.  Always show it.
     "loggers": {"channels_redis": {"level": "INFO"}},
 }
 
