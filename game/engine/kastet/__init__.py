@@ -1,0 +1,98 @@
+"""Kastet: the shared-table okey game (``docs/rules/kastet.md``), on the Game protocol.
+
+Pure Python, no Django.  KÜT's tile code is shared by import (``game.engine.tiles``,
+``groups``, ``deal``): faces, notation, the okey rules of runs, sets and pairs, the
+shuffle and the opaque ids.  ``GAME`` is what the platform talks to.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..protocol import HandResult, InputError, MatchResult, places_of
+from . import match as _match
+from .rating import match_points
+from .replay import export_scenario
+from .rules import team_scores
+from .views import view_for
+
+
+class Kastet:
+    key = "kastet"
+    name = "Kastet"
+    seat_counts = (4,)
+    partners = True  # S-M3
+    lower_is_better = True  # S-M5
+    default_move_seconds = _match.DEFAULT_MOVE_SECONDS
+    fixed_move_seconds = False
+
+    def clean_options(self, options: Mapping[str, Any]) -> dict:
+        return _match.clean_options(options)
+
+    def new_match(self, options: dict, seats: int, rng: random.Random) -> _match.MatchState:
+        if seats != 4:
+            raise InputError("Kastet is played by four seats (S-M1)")
+        return _match.new_match(options, rng)
+
+    def to_dict(self, state: _match.MatchState) -> dict:
+        return state.to_dict()
+
+    def from_dict(self, data: dict) -> _match.MatchState:
+        return _match.MatchState.from_dict(data)
+
+    def apply(self, state, seat: int, action: dict, now: float) -> list[dict]:
+        return _match.apply(state, seat, action)
+
+    def view_for(self, state, seat: int | None) -> dict:
+        return view_for(state.hand, seat, state)
+
+    def to_act(self, state) -> tuple[int, ...]:
+        return () if state.hand.over else (state.hand.turn,)
+
+    def may_act(self, state) -> tuple[int, ...]:
+        return self.to_act(state)
+
+    def on_timeout(self, state, seat: int, now: float) -> list[dict]:
+        return _match.apply(state, seat, {"type": "timeout"})
+
+    def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
+        from .bots import choose
+
+        return choose(view, level, rng)
+
+    def hand_over(self, state) -> bool:
+        return state.hand.over
+
+    def start_next_hand(self, state, rng: random.Random) -> list[dict]:
+        return _match.start_next_hand(state, rng)
+
+    def match_over(self, state) -> bool:
+        return state.over
+
+    def hand_results(self, state) -> list[HandResult]:
+        out = []
+        for i, scores in enumerate(state.results):
+            detail = {"team_scores": team_scores(scores)} if state.partners else {}
+            out.append(HandResult(i + 1, list(scores), detail))
+        return out
+
+    def match_result(self, state) -> MatchResult:
+        totals = list(state.totals)
+        if state.partners:  # S-M5: the lower side wins; both partners share its place
+            sides = team_scores(totals)
+            side_places = places_of(sides, True)
+            places = [side_places[s % 2] for s in range(4)]
+        else:
+            places = places_of(totals, True)
+        detail = {"team_totals": team_scores(totals) if state.partners else None,
+                  "points": match_points(state.hands, totals, state.partners)
+                  if state.over else None}  # fmt: skip
+        return MatchResult(totals, places, len(state.results), detail)
+
+    def export_hand(self, state) -> dict:
+        return export_scenario(state.hand)
+
+
+GAME = Kastet()
