@@ -65,11 +65,12 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
         raise ScenarioError("a scenario must be a JSON object")
     if data.get("game") != "kastet":
         raise ScenarioError(f"'game' must be 'kastet', not {data.get('game')!r}")
+    for key in ("starter", "indicator", "racks", "deck", "actions"):
+        if key not in data:
+            raise ScenarioError(f"'{key}' is missing")
     starter = data.get("starter")
     if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter <= 3:
         raise ScenarioError(f"'starter' must be a seat 0-3, not {starter!r}")
-    if "indicator" not in data:
-        raise ScenarioError("'indicator' is missing")
     if not isinstance(data["indicator"], str):
         raise ScenarioError("'indicator' must be a tile like 'R7'")
     indicator = _faces([data["indicator"]], "indicator")[0]
@@ -82,13 +83,9 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     if not isinstance(racks, list) or len(racks) != 4:
         raise ScenarioError("'racks' must be a list of four racks")
     rack_faces = [_faces(r, f"rack {i}") for i, r in enumerate(racks)]
-    if "deck" not in data:
-        raise ScenarioError("'deck' is missing")
     deck = _faces(data["deck"], "deck")
     table = _groups(data.get("table", []), "table")
     pairs = _groups(data.get("pairs", []), "pairs")
-    if "actions" not in data:
-        raise ScenarioError("'actions' is missing")
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ScenarioError("'actions' must be a list")
