@@ -27,7 +27,9 @@ from .search import DEFAULT_BUDGET, J, best_layout, face_names, to_values
 from .state import SLOTS
 
 LEVELS = ("easy", "normal", "hard")
-EASY_BUDGET = 400  # the easy bot's rack search never uses okeys; this is a safety cap
+# Search nodes per decision (the engine never reads a clock; README, "Kastet bots"):
+# the hard bot's table search, and the normal bot's search over its own rack.
+BUDGETS = {"normal": DEFAULT_BUDGET, "hard": DEFAULT_BUDGET}
 
 
 class Seat:
@@ -70,7 +72,7 @@ def plan(seat: Seat, level: str) -> dict | None:
     if level == "hard":
         floor = (laid, 0)
         table_faces = [f for g in seat.table for f in g]
-        groups, _ = best_layout(table_faces, seat.rack, okey, DEFAULT_BUDGET, floor)
+        groups, _ = best_layout(table_faces, seat.rack, okey, BUDGETS["hard"], floor)
         if groups is not None:
             table = [face_names(g, okey) for g in groups]
             left = _left_after(seat.rack, groups, seat.table, okey)
@@ -133,7 +135,7 @@ def _normal_plan(seat: Seat) -> tuple[list[list[str]], int, list[int]]:
     """(new run area as names, rack tiles laid, rack faces left)."""
     okey = seat.okey
     room = SLOTS - len(seat.table)
-    groups, _ = best_layout([], seat.rack, okey, DEFAULT_BUDGET, max_groups=room)
+    groups, _ = best_layout([], seat.rack, okey, BUDGETS["normal"], max_groups=room)
     left = list(seat.rack)
     new_groups: list[list[str]] = []
     for g in groups or []:

@@ -18,11 +18,19 @@ Tiles here are *values*: a natural tile's value is the face it stands for (0..51
 
 from __future__ import annotations
 
-from ..tiles import FAKE, colour_of, face_name, make_face, number_of
+from ..tiles import FAKE, face_name, number_of
 from .state import SLOTS
 
 J = -1  # a real okey in a plan
-DEFAULT_BUDGET = 6000
+DEFAULT_BUDGET = 12000
+
+
+def _others(c: int) -> list[list[int]]:
+    o = [x for x in range(4) if x != c]
+    return [[o[0], o[1]], [o[0], o[2]], [o[1], o[2]], o]
+
+
+_OTHERS = [_others(c) for c in range(4)]
 
 
 class _Budget(Exception):
@@ -109,21 +117,22 @@ class Search:
             else:
                 self.req[v] += 1
 
-    def _has(self, v: int) -> bool:
-        return self.req[v] > 0 or self.opt[v] > 0
-
     # -- the groups through one tile -----------------------------------------------
     def groups_through(self, v: int) -> list[list[int]]:
-        c, n = colour_of(v), number_of(v)
+        """Every run through ``v`` (naturals where there are any, okeys in the gaps)
+        and every set of its number, longest first."""
+        req, opt = self.req, self.opt
+        c, n = divmod(v, 13)
+        n += 1
+        base = c * 13 - 1  # face of (c, k) is base + k
         out: list[list[int]] = []
         jokers = self.jreq + self.jopt
-        # runs a..b with a <= n <= b: naturals where there are any, okeys in the gaps
         below: list[int] = []
         used_below = 0
         for a in range(n, 0, -1):
             if a < n:
-                w = make_face(c, a)
-                if self._has(w):
+                w = base + a
+                if req[w] or opt[w]:
                     below.insert(0, w)
                 elif used_below < jokers:
                     below.insert(0, J)
@@ -137,8 +146,8 @@ class Search:
                     out.append(list(run))
                 if len(run) >= 13:
                     break
-                w = make_face(c, b)
-                if self._has(w):
+                w = base + b
+                if req[w] or opt[w]:
                     run.append(w)
                 elif used < jokers:
                     run.append(J)
@@ -147,16 +156,13 @@ class Search:
                     break
             else:
                 if len(run) >= 3:
-                    out.append(list(run))
-        # sets of n: two or three other colours, naturals or okeys
-        others = [o for o in range(4) if o != c]
-        for pick in ([others[0], others[1]], [others[0], others[2]], [others[1], others[2]],
-                     others):  # fmt: skip
+                    out.append(run)
+        for pick in _OTHERS[c]:  # sets of n: two or three other colours
             g = [v]
             used = 0
             for o in pick:
-                w = make_face(o, n)
-                if self._has(w):
+                w = o * 13 + n - 1
+                if req[w] or opt[w]:
                     g.append(w)
                 elif used < jokers:
                     g.append(J)

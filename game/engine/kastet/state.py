@@ -148,6 +148,9 @@ class HandState:
 
 
 def _copy(x):
-    import json
-
-    return json.loads(json.dumps(x))
+    """A structural copy of JSON data (lists, dicts, scalars)."""
+    if isinstance(x, list):
+        return [_copy(i) for i in x]
+    if isinstance(x, dict):
+        return {k: _copy(v) for k, v in x.items()}
+    return x

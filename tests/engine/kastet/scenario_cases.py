@@ -72,8 +72,17 @@ SEED = case(
         act(3, "pass"),
     ],
     {
-        "results": [OK, OK, OK, OK, err("tiles_not_in_rack"), err("invalid_group"), OK, OK,
-                    OK],  # fmt: skip
+        "results": [
+            OK,
+            OK,
+            OK,
+            OK,
+            err("tiles_not_in_rack"),
+            err("invalid_group"),
+            OK,
+            OK,
+            OK,
+        ],  # fmt: skip
         "over": False,
         "turn": 0,
         "deck_count": 0,
@@ -93,8 +102,12 @@ SPLIT = case(
     ["S-L2", "S-A3"],
     [["K7", "R1"], ["Y1"], ["B1"], ["K1"]],
     [lay(0, ["K5", "K6", "K7"], ["K7", "K8", "K9"]), act(0, "pass")],
-    {"results": [OK, OK], "turn": 1, "racks": [["R1"], ["Y1"], ["B1"], ["K1"]],
-     "table": [run("K5", "K6", "K7"), run("K7", "K8", "K9")]},  # fmt: skip
+    {
+        "results": [OK, OK],
+        "turn": 1,
+        "racks": [["R1"], ["Y1"], ["B1"], ["K1"]],
+        "table": [run("K5", "K6", "K7"), run("K7", "K8", "K9")],
+    },  # fmt: skip
     table=[seq("K", 5, 9)],
     deck=["B2"],
 )
@@ -113,9 +126,15 @@ REFUSED = case(
         lay(0, ["R1", "R2", "R3", "R4"], ["Y9", "B9", "K9"]),
     ],
     {
-        "results": [err("table_tile_missing"), err("invalid_group"), err("nothing_laid"),
-                    err("tiles_not_in_rack"), err("tiles_not_in_rack"),
-                    err("invalid_group"), OK],  # fmt: skip
+        "results": [
+            err("table_tile_missing"),
+            err("invalid_group"),
+            err("nothing_laid"),
+            err("tiles_not_in_rack"),
+            err("tiles_not_in_rack"),
+            err("invalid_group"),
+            OK,
+        ],  # fmt: skip
         "turn": 0,
         "racks": [["R12", "R13"], ["Y1"], ["B1"], ["K1"]],
         "table": [run("R1", "R2", "R3", "R4"), kut("Y9", "B9", "K9")],
@@ -133,9 +152,11 @@ RUNS = case(
         lay(0, ["R13", "R12", "R11"]),  # runs are given in ascending order
         lay(0, ["R11", "R12", "R13"], ["Y1", "Y2", "Y3"]),
     ],
-    {"results": [err("invalid_group"), err("invalid_group"), OK],
-     "racks": [["B1", "B12", "B13"], ["Y5"], ["B5"], ["K5"]],
-     "table": [run("R11", "R12", "R13"), run("Y1", "Y2", "Y3")]},  # fmt: skip
+    {
+        "results": [err("invalid_group"), err("invalid_group"), OK],
+        "racks": [["B1", "B12", "B13"], ["Y5"], ["B5"], ["K5"]],
+        "table": [run("R11", "R12", "R13"), run("Y1", "Y2", "Y3")],
+    },  # fmt: skip
     deck=["K2"],
 )
 
@@ -148,9 +169,11 @@ SETS = case(
         lay(0, ["R5", "Y5", "B5", "K5", "B5"]),  # a set has at most four
         lay(0, ["R5", "Y5", "B5", "K5"], ["R6", "Y6", "B6"]),
     ],
-    {"results": [err("invalid_group"), err("invalid_group"), OK],
-     "racks": [["R7", "B5", "K6"], ["Y1"], ["B1"], ["K1"]],
-     "table": [kut("R5", "Y5", "B5", "K5"), kut("R6", "Y6", "B6")]},  # fmt: skip
+    {
+        "results": [err("invalid_group"), err("invalid_group"), OK],
+        "racks": [["R7", "B5", "K6"], ["Y1"], ["B1"], ["K1"]],
+        "table": [kut("R5", "Y5", "B5", "K5"), kut("R6", "Y6", "B6")],
+    },  # fmt: skip
     deck=["K2"],
 )
 
@@ -158,8 +181,12 @@ SETS = case(
 OKEYS = case(
     "real_okey_values_in_runs_and_sets",
     ["S-T2", "S-T3", "S-G4", "S-G6"],
-    [["Y8", "Y9", "R8", "R8", "K1", "K2", "R5", "B5", "K5", "R6", "K6"], ["Y1"], ["B1"],
-     ["K7"]],  # fmt: skip
+    [
+        ["Y8", "Y9", "R8", "R8", "K1", "K2", "R5", "B5", "K5", "R6", "K6"],
+        ["Y1"],
+        ["B1"],
+        ["K7"],
+    ],  # fmt: skip
     [
         lay(0, ["Y8", "Y9", "R8"], ["R8", "K1", "K2"]),  # an okey before 1 is outside 1-13
         lay(0, ["Y8", "Y9", "R8"], ["K1", "R8", "K2"]),  # no gap to fill
@@ -167,12 +194,21 @@ OKEYS = case(
         lay(0, ["R8", "Y8", "Y9"], ["R5", "R8", "B5", "K5"]),
         act(0, "pass"),
     ],
-    {"results": [err("invalid_group"), err("invalid_group"), err("tiles_not_in_rack"), OK,
-                 OK],  # fmt: skip
-     "turn": 1,
-     "racks": [["R6", "K1", "K2", "K6"], ["Y1"], ["B1"], ["K7"]],
-     "table": [{"kind": "run", "tiles": ["R8", "Y8", "Y9"], "values": ["Y7", "Y8", "Y9"]},
-               kut("R5", "R8", "B5", "K5", values=["R5", "Y5", "B5", "K5"])]},  # fmt: skip
+    {
+        "results": [
+            err("invalid_group"),
+            err("invalid_group"),
+            err("tiles_not_in_rack"),
+            OK,
+            OK,
+        ],  # fmt: skip
+        "turn": 1,
+        "racks": [["R6", "K1", "K2", "K6"], ["Y1"], ["B1"], ["K7"]],
+        "table": [
+            {"kind": "run", "tiles": ["R8", "Y8", "Y9"], "values": ["Y7", "Y8", "Y9"]},
+            kut("R5", "R8", "B5", "K5", values=["R5", "Y5", "B5", "K5"]),
+        ],
+    },  # fmt: skip
     deck=["K3"],
 )
 
@@ -186,9 +222,11 @@ UNDECIDED = case(
         lay(0, ["R6", "R8", "K6"], ["R8", "B2", "Y13"]),
         lay(0, ["R6", "R8", "K6"], ["B2", "R8", "Y13", "B13", "K13"]),
     ],
-    {"results": [OK, err("invalid_group"), err("invalid_group"), err("invalid_group")],
-     "racks": [["R8", "Y13", "B2", "B13", "K13"], ["K2"], ["B1"], ["K1"]],
-     "table": [kut("R6", "R8", "K6", values=["R6", None, "K6"])]},  # fmt: skip
+    {
+        "results": [OK, err("invalid_group"), err("invalid_group"), err("invalid_group")],
+        "racks": [["R8", "Y13", "B2", "B13", "K13"], ["K2"], ["B1"], ["K1"]],
+        "table": [kut("R6", "R8", "K6", values=["R6", None, "K6"])],
+    },  # fmt: skip
     deck=["K3"],
 )
 
@@ -196,13 +234,24 @@ DOUBLE = case(
     "one_natural_two_okeys_is_a_run",
     ["S-G7", "S-G4", "S-G6"],
     [["B2", "R8", "R8", "K13", "Y13", "B13"], ["K2"], ["B1"], ["K1"]],
-    [lay(0, ["B2", "R8", "R8"], ["K13", "Y13", "B13"]), act(0, "pass"),
-     act(1, "draw")],  # fmt: skip
-    {"results": [OK, OK, err("hand_over")], "turn": None, "deck_count": 1,
-     "racks": [[], ["K2"], ["B1"], ["K1"]],
-     "table": [{"kind": "run", "tiles": ["B2", "R8", "R8"], "values": ["B2", "B3", "B4"]},
-               kut("K13", "Y13", "B13")],
-     "over": True, "finisher": 0, "scores": [-50, 2, 1, 1]},  # fmt: skip
+    [
+        lay(0, ["B2", "R8", "R8"], ["K13", "Y13", "B13"]),
+        act(0, "pass"),
+        act(1, "draw"),
+    ],  # fmt: skip
+    {
+        "results": [OK, OK, err("hand_over")],
+        "turn": None,
+        "deck_count": 1,
+        "racks": [[], ["K2"], ["B1"], ["K1"]],
+        "table": [
+            {"kind": "run", "tiles": ["B2", "R8", "R8"], "values": ["B2", "B3", "B4"]},
+            kut("K13", "Y13", "B13"),
+        ],
+        "over": True,
+        "finisher": 0,
+        "scores": [-50, 2, 1, 1],
+    },  # fmt: skip
     deck=["K3"],
 )
 
@@ -212,9 +261,11 @@ SET13 = case(
     ["S-G7", "S-G6", "S-G5"],
     [["K13", "R8", "R8", "Y1"], ["K2"], ["B1"], ["K1"]],
     [lay(0, ["K13", "R8", "R8"])],
-    {"results": [OK], "racks": [["Y1"], ["K2"], ["B1"], ["K1"]],
-     "table": [{"kind": "kut", "tiles": ["K13", "R8", "R8"],
-                "values": ["K13", None, None]}]},  # fmt: skip
+    {
+        "results": [OK],
+        "racks": [["Y1"], ["K2"], ["B1"], ["K1"]],
+        "table": [{"kind": "kut", "tiles": ["K13", "R8", "R8"], "values": ["K13", None, None]}],
+    },  # fmt: skip
     deck=["K3"],
 )
 
@@ -228,11 +279,15 @@ FAKE = case(
         lay(0, ["B1", "B2", "F"], ["F", "B4", "B5"]),
         lay(0, ["B1", "B2", "F"], ["F", "B4", "B5"], ["R9", "R10", "B3"]),
     ],
-    {"results": [err("invalid_group"), OK, OK], "racks": [[], ["K2"], ["Y1"], ["K1"]],
-     "table": [{"kind": "run", "tiles": ["B1", "B2", "F"], "values": ["B1", "B2", "B3"]},
-               {"kind": "run", "tiles": ["F", "B4", "B5"], "values": ["B3", "B4", "B5"]},
-               {"kind": "run", "tiles": ["R9", "R10", "B3"],
-                "values": ["R9", "R10", "R11"]}]},  # fmt: skip
+    {
+        "results": [err("invalid_group"), OK, OK],
+        "racks": [[], ["K2"], ["Y1"], ["K1"]],
+        "table": [
+            {"kind": "run", "tiles": ["B1", "B2", "F"], "values": ["B1", "B2", "B3"]},
+            {"kind": "run", "tiles": ["F", "B4", "B5"], "values": ["B3", "B4", "B5"]},
+            {"kind": "run", "tiles": ["R9", "R10", "B3"], "values": ["R9", "R10", "R11"]},
+        ],
+    },  # fmt: skip
     indicator="B2",
     deck=["K3"],
 )
@@ -242,9 +297,10 @@ THIRTEEN = case(
     ["S-T3", "S-G4"],
     [["K1", "R12", "R13", "Y5"], ["K2"], ["Y1"], ["B7"]],
     [lay(0, ["R12", "R13", "K1"]), lay(0, ["K1", "R12", "R13"])],
-    {"results": [err("invalid_group"), OK],
-     "table": [{"kind": "run", "tiles": ["K1", "R12", "R13"],
-                "values": ["R11", "R12", "R13"]}]},  # fmt: skip
+    {
+        "results": [err("invalid_group"), OK],
+        "table": [{"kind": "run", "tiles": ["K1", "R12", "R13"], "values": ["R11", "R12", "R13"]}],
+    },  # fmt: skip
     indicator="K13",
     deck=["K3"],
 )
@@ -254,9 +310,11 @@ ANY_TILE = case(
     ["S-G4", "S-S3"],
     [["K1", "K2", "R8", "Y4"], ["K3", "K3"], ["Y1"], ["B7"]],
     [lay(0, ["K1", "K2", "R8"]), act(0, "pass"), act(1, "draw")],
-    {"results": [OK, OK, OK],
-     "table": [{"kind": "run", "tiles": ["K1", "K2", "R8"], "values": ["K1", "K2", "K3"]}],
-     "racks": [["Y4"], ["K3", "K3", "K4"], ["Y1"], ["B7"]]},  # fmt: skip
+    {
+        "results": [OK, OK, OK],
+        "table": [{"kind": "run", "tiles": ["K1", "K2", "R8"], "values": ["K1", "K2", "K3"]}],
+        "racks": [["Y4"], ["K3", "K3", "K4"], ["Y1"], ["B7"]],
+    },  # fmt: skip
     deck=["K4"],
 )
 
@@ -269,10 +327,18 @@ OKEY_BACK = case(
         lay(0, ["R5", "R6", "R7"], ["K3", "K4", "R8"]),
         act(0, "pass"),
     ],
-    {"results": [err("table_tile_missing"), OK, OK], "turn": None, "finisher": 0,
-     "racks": [[], ["Y1"], ["B1"], ["B7"]], "over": True, "scores": [-50, 1, 1, 7],
-     "table": [run("R5", "R6", "R7"),
-               {"kind": "run", "tiles": ["K3", "K4", "R8"], "values": ["K3", "K4", "K5"]}]},
+    {
+        "results": [err("table_tile_missing"), OK, OK],
+        "turn": None,
+        "finisher": 0,
+        "racks": [[], ["Y1"], ["B1"], ["B7"]],
+        "over": True,
+        "scores": [-50, 1, 1, 7],
+        "table": [
+            run("R5", "R6", "R7"),
+            {"kind": "run", "tiles": ["K3", "K4", "R8"], "values": ["K3", "K4", "K5"]},
+        ],
+    },
     table=[["R5", "R8", "R7"]],
     deck=["K9"],
 )
@@ -287,8 +353,12 @@ T26_LAST = T25_MERGED + [["K1", "K2", "K3"]]
 PAIRS = case(
     "pairs_only_when_all_26_slots_are_full_and_then_frozen",
     ["S-L5", "S-L6", "S-G3", "S-A1", "S-A2", "S-G5"],
-    [["K4", "K5", "K6", "R13", "R13", "Y13", "K13", "F", "F", "B13"],
-     ["K7", "K8", "K9", "K10", "K11"], ["K1", "K2", "K3", "K5"], ["B13", "Y13", "K12"]],
+    [
+        ["K4", "K5", "K6", "R13", "R13", "Y13", "K13", "F", "F", "B13"],
+        ["K7", "K8", "K9", "K10", "K11"],
+        ["K1", "K2", "K3", "K5"],
+        ["B13", "Y13", "K12"],
+    ],
     [
         lay(0, *T25, pairs=[["R13", "R13"]]),
         lay(0, *T26, pairs=[["Y13", "B13"]]),
@@ -308,18 +378,34 @@ PAIRS = case(
         act(3, "draw"),
     ],
     {
-        "results": [err("pairs_need_26_groups"), err("invalid_pair"), err("tiles_not_in_rack"),
-                    err("invalid_pair"), OK, OK, err("too_many_groups"), OK, OK,
-                    err("tiles_not_in_rack"), err("tiles_not_in_rack"), OK, OK,
-                    err("invalid_pair"), err("tiles_not_in_rack"), OK],  # fmt: skip
+        "results": [
+            err("pairs_need_26_groups"),
+            err("invalid_pair"),
+            err("tiles_not_in_rack"),
+            err("invalid_pair"),
+            OK,
+            OK,
+            err("too_many_groups"),
+            OK,
+            OK,
+            err("tiles_not_in_rack"),
+            err("tiles_not_in_rack"),
+            OK,
+            OK,
+            err("invalid_pair"),
+            err("tiles_not_in_rack"),
+            OK,
+        ],  # fmt: skip
         "over": False,
         "turn": 0,
         "deck_count": 0,
         "racks": [["B13"], ["K11"], ["K5"], ["Y13", "B13", "K4", "K12"]],
         "table": [run(*g) for g in T26_LAST],
-        "pairs": [{"kind": "pair", "tiles": ["R13", "R13"], "values": ["R13", "R13"]},
-                  {"kind": "pair", "tiles": ["Y13", "K13"], "values": ["Y13", "Y13"]},
-                  {"kind": "pair", "tiles": ["F", "F"], "values": ["K13", "K13"]}],
+        "pairs": [
+            {"kind": "pair", "tiles": ["R13", "R13"], "values": ["R13", "R13"]},
+            {"kind": "pair", "tiles": ["Y13", "K13"], "values": ["Y13", "Y13"]},
+            {"kind": "pair", "tiles": ["F", "F"], "values": ["K13", "K13"]},
+        ],
     },
     indicator="K12",
     table=T25,
@@ -330,13 +416,19 @@ POSITION_PAIRS = case(
     "a_position_with_pairs_and_fewer_than_26_groups",
     ["S-L6", "S-L5"],
     [["R1", "R1", "Y4"], ["K2"], ["B1"], ["K1"]],
-    [lay(0, ["R5", "R6", "R7", "R8"], pairs=[["R1", "R1"]]),
-     lay(0, ["R5", "R6", "R7", "R8"], ["Y4", "Y5", "Y6"])],  # fmt: skip
-    {"results": [err("pairs_need_26_groups"), err("tiles_not_in_rack")],
-     "racks": [["R1", "R1", "Y4"], ["K2"], ["B1"], ["K1"]],
-     "table": [run("R5", "R6", "R7")],
-     "pairs": [{"kind": "pair", "tiles": ["Y5", "R8"], "values": ["Y5", "Y5"]},
-               {"kind": "pair", "tiles": ["Y6", "Y6"], "values": ["Y6", "Y6"]}]},  # fmt: skip
+    [
+        lay(0, ["R5", "R6", "R7", "R8"], pairs=[["R1", "R1"]]),
+        lay(0, ["R5", "R6", "R7", "R8"], ["Y4", "Y5", "Y6"]),
+    ],  # fmt: skip
+    {
+        "results": [err("pairs_need_26_groups"), err("tiles_not_in_rack")],
+        "racks": [["R1", "R1", "Y4"], ["K2"], ["B1"], ["K1"]],
+        "table": [run("R5", "R6", "R7")],
+        "pairs": [
+            {"kind": "pair", "tiles": ["Y5", "R8"], "values": ["Y5", "Y5"]},
+            {"kind": "pair", "tiles": ["Y6", "Y6"], "values": ["Y6", "Y6"]},
+        ],
+    },  # fmt: skip
     table=[["R5", "R6", "R7"]],
     pairs=[["Y5", "R8"], ["Y6", "Y6"]],
     deck=["K9"],
@@ -363,14 +455,31 @@ DRAW_PASS = case(
         act(1, "pass"),  # the deck is empty: Pas without a lay
     ],
     {
-        "results": [err("rack_full"), OK, err("must_lay_or_draw"), OK, err("already_laid"), OK,
-                    OK, err("not_your_turn"), OK, OK, err("rack_full"), OK,
-                    err("deck_empty"), OK],  # fmt: skip
+        "results": [
+            err("rack_full"),
+            OK,
+            err("must_lay_or_draw"),
+            OK,
+            err("already_laid"),
+            OK,
+            OK,
+            err("not_your_turn"),
+            OK,
+            OK,
+            err("rack_full"),
+            OK,
+            err("deck_empty"),
+            OK,
+        ],  # fmt: skip
         "over": False,
         "turn": 2,
         "deck_count": 0,
-        "racks": [seq("R", 1, 11) + seq("Y", 1, 11), ["B1", "B2", "B3", "K5", "K9"],
-                  ["B5", "B6", "B7", "K6"], ["K1", "K7"]],  # fmt: skip
+        "racks": [
+            seq("R", 1, 11) + seq("Y", 1, 11),
+            ["B1", "B2", "B3", "K5", "K9"],
+            ["B5", "B6", "B7", "K6"],
+            ["K1", "K7"],
+        ],  # fmt: skip
         "table": [],
         "finisher": None,
         "blocked": False,
@@ -383,11 +492,24 @@ BLOCKED = case(
     "blocked_hand_every_rack_scores",
     ["S-E1", "S-E2", "S-S2", "S-S3", "S-S4", "S-N4"],
     [["R1", "R5", "F"], ["B3", "K13"], ["Y2", "Y9"], ["K1"]],
-    [act(1, "pass"), act(2, "pass"), act(3, "pass"), act(0, "draw"), act(0, "pass"),
-     act(1, "pass")],  # fmt: skip
-    {"results": [OK, OK, OK, err("deck_empty"), OK, err("hand_over")], "over": True,
-     "turn": None, "finisher": None, "blocked": True, "scores": [9, 16, 11, 1],
-     "team_scores": None, "racks": [["R1", "R5", "F"], ["B3", "K13"], ["Y2", "Y9"], ["K1"]]},
+    [
+        act(1, "pass"),
+        act(2, "pass"),
+        act(3, "pass"),
+        act(0, "draw"),
+        act(0, "pass"),
+        act(1, "pass"),
+    ],  # fmt: skip
+    {
+        "results": [OK, OK, OK, err("deck_empty"), OK, err("hand_over")],
+        "over": True,
+        "turn": None,
+        "finisher": None,
+        "blocked": True,
+        "scores": [9, 16, 11, 1],
+        "team_scores": None,
+        "racks": [["R1", "R5", "F"], ["B3", "K13"], ["Y2", "Y9"], ["K1"]],
+    },
     indicator="B2",
     starter=1,
 )
@@ -396,22 +518,50 @@ RESET = case(
     "a_lay_restarts_the_blocked_count",
     ["S-E2", "S-E1"],
     [["K1"], ["K2"], ["R1", "R2", "R3", "Y5"], ["K3"]],
-    [act(0, "pass"), act(1, "pass"), lay(2, ["R1", "R2", "R3"]), act(2, "pass"),
-     act(3, "pass"), act(0, "pass"), act(1, "pass"), act(2, "pass"), act(3, "pass")],
-    {"results": [OK] * 8 + [err("hand_over")], "over": True, "blocked": True,
-     "finisher": None, "scores": [1, 2, 5, 3], "turn": None},  # fmt: skip
+    [
+        act(0, "pass"),
+        act(1, "pass"),
+        lay(2, ["R1", "R2", "R3"]),
+        act(2, "pass"),
+        act(3, "pass"),
+        act(0, "pass"),
+        act(1, "pass"),
+        act(2, "pass"),
+        act(3, "pass"),
+    ],
+    {
+        "results": [OK] * 8 + [err("hand_over")],
+        "over": True,
+        "blocked": True,
+        "finisher": None,
+        "scores": [1, 2, 5, 3],
+        "turn": None,
+    },  # fmt: skip
 )
 
 FINISH = case(
     "finish_with_an_empty_rack_and_pas",
     ["S-F1", "S-L7", "S-S1", "S-S2", "S-S3", "S-U1", "S-N3"],
     [["R1", "R2", "R3"], ["F", "B3", "K13"], ["Y5", "Y5"], ["K7"]],
-    [lay(0, ["R1", "R2", "R3"]), act(0, "undo"), lay(0, ["R1", "R2", "R3"]),
-     act(0, "pass"), act(1, "draw")],  # fmt: skip
-    {"results": [OK, OK, OK, OK, err("hand_over")], "over": True, "turn": None,
-     "finisher": 0, "blocked": False, "scores": [-50, 19, 10, 7], "team_scores": None,
-     "racks": [[], ["B3", "K13", "F"], ["Y5", "Y5"], ["K7"]], "deck_count": 1,
-     "table": [run("R1", "R2", "R3")]},  # fmt: skip
+    [
+        lay(0, ["R1", "R2", "R3"]),
+        act(0, "undo"),
+        lay(0, ["R1", "R2", "R3"]),
+        act(0, "pass"),
+        act(1, "draw"),
+    ],  # fmt: skip
+    {
+        "results": [OK, OK, OK, OK, err("hand_over")],
+        "over": True,
+        "turn": None,
+        "finisher": 0,
+        "blocked": False,
+        "scores": [-50, 19, 10, 7],
+        "team_scores": None,
+        "racks": [[], ["B3", "K13", "F"], ["Y5", "Y5"], ["K7"]],
+        "deck_count": 1,
+        "table": [run("R1", "R2", "R3")],
+    },  # fmt: skip
     indicator="B2",
     deck=["K9"],
 )
@@ -421,8 +571,13 @@ PARTNERS = case(
     ["S-M3", "S-S5", "S-S1"],
     [["R1", "R2", "R3"], ["F", "B3", "K13"], ["Y5", "Y5"], ["K7"]],
     [lay(0, ["R1", "R2", "R3"]), act(0, "pass")],
-    {"results": [OK, OK], "over": True, "finisher": 0, "scores": [-50, 19, 10, 7],
-     "team_scores": [-40, 26]},  # fmt: skip
+    {
+        "results": [OK, OK],
+        "over": True,
+        "finisher": 0,
+        "scores": [-50, 19, 10, 7],
+        "team_scores": [-40, 26],
+    },  # fmt: skip
     indicator="B2",
     deck=["K9"],
     partners=True,
@@ -441,10 +596,15 @@ TIMEOUT = case(
         lay(3, ["R1", "R2", "R3"], ["B5", "B6", "B7"]),
         act(3, "timeout"),  # an empty rack: the Pas finishes
     ],
-    {"results": [err("not_your_turn"), OK, OK, OK, OK, OK, OK], "over": True,
-     "finisher": 3, "scores": [7, 10, 19, -50], "deck_count": 0,
-     "racks": [["Y7"], ["K1", "K9"], ["Y9", "Y10"], []],
-     "table": [run("R1", "R2", "R3"), run("B5", "B6", "B7")]},  # fmt: skip
+    {
+        "results": [err("not_your_turn"), OK, OK, OK, OK, OK, OK],
+        "over": True,
+        "finisher": 3,
+        "scores": [7, 10, 19, -50],
+        "deck_count": 0,
+        "racks": [["Y7"], ["K1", "K9"], ["Y9", "Y10"], []],
+        "table": [run("R1", "R2", "R3"), run("B5", "B6", "B7")],
+    },  # fmt: skip
     deck=["K9"],
 )
 
@@ -465,11 +625,26 @@ UNDO = case(
         act(1, "undo"),  # a draw cannot be undone: the turn has passed
         act(2, "undo"),
     ],
-    {"results": [OK, OK, OK, OK, err("nothing_to_undo"), OK, OK, err("nothing_to_undo"),
-                 OK, err("not_your_turn"), err("nothing_to_undo")],  # fmt: skip
-     "turn": 2, "over": False,
-     "racks": [["Y9"], ["K1", "K2", "K3", "K9"], ["Y1"], ["B1"]],
-     "table": [run("R1", "R2", "R3", "R4")], "deck_count": 1},  # fmt: skip
+    {
+        "results": [
+            OK,
+            OK,
+            OK,
+            OK,
+            err("nothing_to_undo"),
+            OK,
+            OK,
+            err("nothing_to_undo"),
+            OK,
+            err("not_your_turn"),
+            err("nothing_to_undo"),
+        ],  # fmt: skip
+        "turn": 2,
+        "over": False,
+        "racks": [["Y9"], ["K1", "K2", "K3", "K9"], ["Y1"], ["B1"]],
+        "table": [run("R1", "R2", "R3", "R4")],
+        "deck_count": 1,
+    },  # fmt: skip
     deck=["K9", "K10"],
 )
 
