@@ -75,6 +75,8 @@ def test_s_p5_partners_share_the_side_result():
 
 
 def test_s_p6_substitute_gets_only_a_gain_and_nothing_over_3000():
+    """S-P6 for the substitute of S-X3 (taken over with Devam): only a gain, and 0 for a
+    rating over 3000 before the match (exactly 3000 still gains)."""
     seats = [{"left": True, "substitute_rating": 1500}, {"dropped": True,
              "substitute_rating": 3000}, {"left": True, "substitute_rating": 3001},
              {"dropped": True, "substitute_rating": 1200}]  # fmt: skip
@@ -84,6 +86,8 @@ def test_s_p6_substitute_gets_only_a_gain_and_nothing_over_3000():
 
 
 def test_s_p7_dropped_player_gets_only_a_loss():
+    """S-P7 for a player dropped under S-X2 who had not retaken the seat: the seat's
+    result if it is a loss, else 0 (not S-P8's −2H)."""
     r = settle(5, [10, 20, 30, 40], seats=[{"dropped": True}, {}, {"dropped": True}, {}])
     assert r["players"] == [0, 4, -2, -5]
     assert r["substitutes"] == [None] * 4
