@@ -14,7 +14,9 @@ it finds nothing to lay it draws, or presses *Pas* when it cannot draw (S-N4).
 * ``hard``   searches table rearrangements: every table tile may move to any group as
   long as every group stays valid (``search.best_layout``, a branch-and-bound over all
   groups through the lowest uncovered table tile), within a node budget; it keeps the
-  normal plan when the search finds nothing better.  With 26 groups it also lays pairs.
+  normal plan when the search finds nothing better.
+
+Normal and hard also lay their pairs once all 26 slots are full (S-L5).
 """
 
 from __future__ import annotations
@@ -77,14 +79,13 @@ def plan(seat: Seat, level: str) -> dict | None:
             table = [face_names(g, okey) for g in groups]
             left = _left_after(seat.rack, groups, seat.table, okey)
             laid = len(seat.rack) - len(left)
-    if not laid:
-        return None
     action = {"type": "lay", "table": table}
-    if level == "hard" and len(table) == SLOTS:  # S-L5: every slot full, pairs may go
+    if len(table) == SLOTS:  # S-L5: every slot full, pairs may go too
         pairs = _pairs(left, okey)
         if pairs:
             action["pairs"] = pairs
-    return action
+            laid += 2 * len(pairs)
+    return action if laid else None
 
 
 def _names(faces: list[int]) -> list[str]:
