@@ -71,21 +71,27 @@ def plan(seat: Seat, level: str) -> dict | None:
         table = [_names(g) for g in seat.table] + [_names(g) for g in groups]
         return {"type": "lay", "table": table}
     table, laid, left = _normal_plan(seat)
+    candidates = [(table, left)]
     if level == "hard":
         floor = (laid, 0)
         table_faces = [f for g in seat.table for f in g]
         groups, _ = best_layout(table_faces, seat.rack, okey, BUDGETS["hard"], floor)
         if groups is not None:
-            table = [face_names(g, okey) for g in groups]
             left = _left_after(seat.rack, groups, seat.table, okey)
-            laid = len(seat.rack) - len(left)
-    action = {"type": "lay", "table": table}
-    if len(table) == SLOTS:  # S-L5: every slot full, pairs may go too
-        pairs = _pairs(left, okey)
-        if pairs:
-            action["pairs"] = pairs
-            laid += 2 * len(pairs)
-    return action if laid else None
+            candidates.append(([face_names(g, okey) for g in groups], left))
+    best = None
+    for table, left in candidates:
+        laid = len(seat.rack) - len(left)
+        pairs = _pairs(left, okey) if len(table) == SLOTS else []  # S-L5
+        laid += 2 * len(pairs)
+        if laid and (best is None or laid > best[0]):
+            best = (laid, table, pairs)
+    if best is None:
+        return None
+    action = {"type": "lay", "table": best[1]}
+    if best[2]:
+        action["pairs"] = best[2]
+    return action
 
 
 def _names(faces: list[int]) -> list[str]:

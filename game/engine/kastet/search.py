@@ -211,7 +211,20 @@ class Search:
                 self.groups.pop()
                 self._give(g, src)
             return
-        if self.jreq:  # a table okey no group took: this branch cannot keep it
+        if self.jreq:  # a table okey still to place: a group of rack tiles must take it
+            if len(self.groups) >= self.max_groups:
+                return
+            for w in range(52):
+                if not self.opt[w]:
+                    continue
+                for g in self.groups_through(w):
+                    if J not in g:
+                        continue
+                    src = self._take(g)
+                    self.groups.append(g)
+                    self._dfs(0)
+                    self.groups.pop()
+                    self._give(g, src)
             return
         self._record()
         if len(self.groups) >= self.max_groups:
