@@ -32,3 +32,21 @@ def read_pair(faces: list[int], okey: int) -> tuple[str, list] | None:
     real okey (two real okeys never; ``F F`` yes; ``F`` and a real okey no)."""
     values = pair_values(faces, okey)
     return None if values is None else (PAIR, values)
+
+
+def check_draft(okey_name: str, table: list[list[str]], pairs: list[list[str]] = ()) -> dict:
+    """Which groups and pairs of a draft (S-L8) are valid, by face names: what the table
+    marks at once while the player drags tiles (``okey_name`` is the view's ``okey``).
+    Tile accounting (S-L2) is the server's, at *Aç*."""
+    from ..tiles import NotationError, parse_face
+
+    def ok(names, reader) -> bool:
+        try:
+            faces = [parse_face(n) for n in names]
+        except NotationError:
+            return False
+        return reader(faces, okey) is not None
+
+    okey = parse_face(okey_name)
+    return {"groups": [ok(g, read_group) for g in table],
+            "pairs": [ok(p, read_pair) for p in pairs]}  # fmt: skip

@@ -484,3 +484,12 @@ def test_every_code_is_documented():
                  "nothing_to_undo"):  # fmt: skip
         assert code in CODES
     assert "hand_over" in SHARED and "not_your_turn" in SHARED
+
+
+def test_s_l8_draft_check_marks_invalid_groups():
+    """S-L8: the draft's invalid groups are marked at once (the table UI's check)."""
+    from game.engine.kastet.groups import check_draft
+
+    got = check_draft("R8", [["R1", "R2", "R3"], ["R12", "R13", "R1"], ["R5", "R8", "K5"],
+                             ["X1", "R2", "R3"]], [["F", "F"], ["R8", "R8"]])  # fmt: skip
+    assert got == {"groups": [True, False, True, False], "pairs": [True, False]}
