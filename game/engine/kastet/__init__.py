@@ -73,9 +73,14 @@ class Kastet:
 
     def hand_results(self, state) -> list[HandResult]:
         out = []
-        for i, scores in enumerate(state.results):
-            detail = {"team_scores": team_scores(scores)} if state.partners else {}
-            out.append(HandResult(i + 1, list(scores), detail))
+        for i, r in enumerate(state.results):
+            detail = {
+                "finisher": r["finisher"],
+                "blocked": r["blocked"],
+                "racks": r["racks"],
+                "team_scores": team_scores(r["scores"]) if state.partners else None,
+            }
+            out.append(HandResult(i + 1, list(r["scores"]), detail))
         return out
 
     def match_result(self, state) -> MatchResult:

@@ -8,9 +8,10 @@ from typing import Any
 
 from ..errors import RuleError
 from ..protocol import InputError
+from ..tiles import face_name, face_of
 from .deal import new_hand
 from .rules import apply as apply_to_hand
-from .state import SEATS, HandState
+from .state import SEATS, HandState, _copy
 
 HAND_COUNTS = (1, 3, 5, 7, 9, 11)  # S-M2
 DEFAULT_HANDS = 5
@@ -55,7 +56,8 @@ class MatchState:
         self.first_starter = first_starter  # S-M6
         self.hand_no = 0
         self.totals = [0] * SEATS
-        self.results: list[list[int]] = []  # each finished hand's scores
+        # each finished hand: scores, finisher, blocked, the racks left (S-M4, S-V3)
+        self.results: list[dict] = []
         self.hand: HandState | None = None
         self.over = False
 
@@ -74,7 +76,7 @@ class MatchState:
     def to_dict(self) -> dict:
         return {"options": self.options(), "first_starter": self.first_starter,
                 "hand_no": self.hand_no, "totals": list(self.totals),
-                "results": [list(r) for r in self.results],
+                "results": _copy(self.results),
                 "hand": self.hand.to_dict() if self.hand is not None else None,
                 "over": self.over}  # fmt: skip
 
@@ -83,7 +85,7 @@ class MatchState:
         m = cls(d["options"], d["first_starter"])
         m.hand_no = d["hand_no"]
         m.totals = list(d["totals"])
-        m.results = [list(r) for r in d["results"]]
+        m.results = _copy(d["results"])
         m.hand = HandState.from_dict(d["hand"]) if d["hand"] is not None else None
         m.over = d["over"]
         return m
@@ -102,7 +104,11 @@ def apply(m: MatchState, seat: int, action: dict) -> list[dict]:
     hand = m.hand
     events = apply_to_hand(hand, seat, action)
     if hand.over and len(m.results) < m.hand_no:  # S-M4, S-M5: score the hand
-        m.results.append(list(hand.scores))
+        m.results.append({
+            "scores": list(hand.scores), "finisher": hand.finisher, "blocked": hand.blocked,
+            "racks": [[face_name(face_of(t)) for t in sorted(hand.rack_tiles(s),
+                       key=face_of)] for s in range(SEATS)],
+        })  # fmt: skip
         m.totals = [t + s for t, s in zip(m.totals, hand.scores)]
         if m.hand_no >= m.hands:
             m.over = True

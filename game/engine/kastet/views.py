@@ -75,7 +75,7 @@ def view_for(hand: HandState, seat: int | None, match=None) -> dict:
             "hand_no": match.hand_no,
             "rated": match.rated,
             "move_seconds": match.move_seconds,
-            "hand_scores": [list(r) for r in match.results],
+            "hand_scores": [list(r["scores"]) for r in match.results],
             "totals": list(match.totals),
             "team_totals": team_scores(match.totals) if match.partners else None,
             "over": match.over,
