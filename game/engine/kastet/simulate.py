@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from collections import defaultdict
 
@@ -68,7 +69,7 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
-def simulate(hands: int, levels: list[str], seed: int = 1) -> dict:
+def simulate(hands: int, levels: list[str], seed: int = 1, progress=None) -> dict:
     rng = random.Random(seed)
     shed: dict[str, list[int]] = defaultdict(list)
     scores: dict[str, list[int]] = defaultdict(list)
@@ -85,6 +86,11 @@ def simulate(hands: int, levels: list[str], seed: int = 1) -> dict:
             shed[order[s]].append(hand.laid[s])
             scores[order[s]].append(hand.scores[s])
             finished[order[s]] += hand.finisher == s
+        if progress and (h + 1) % progress == 0:
+            line = ", ".join(f"{lv} {sum(shed[lv]) / len(shed[lv]):.2f}" for lv in LEVELS
+                             if shed[lv])  # fmt: skip
+            print(f"[{h + 1} hands, {time.perf_counter() - start:.0f} s] tiles shed: {line}",
+                  file=sys.stderr, flush=True)  # fmt: skip
     elapsed = time.perf_counter() - start
     report = {}
     for lvl in sorted(set(levels), key=LEVELS.index):
@@ -118,11 +124,12 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--levels", default="hard,normal,easy,normal")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", type=int, default=0, help="a line on stderr every N hands")
     args = p.parse_args(argv)
     levels = args.levels.split(",")
     if any(lv not in LEVELS for lv in levels) or len(levels) not in (1, 2, 4):
         p.error(f"levels: 1, 2 or 4 of {LEVELS}")
-    r = simulate(args.hands, levels, args.seed)
+    r = simulate(args.hands, levels, args.seed, args.progress)
     if args.json:
         print(json.dumps(r))
         return 0
