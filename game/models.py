@@ -25,9 +25,13 @@ class Match(models.Model):
         NORMAL = "normal", _("Match")
         TRIAL = "trial", _("Trial hand")  # K-X1: recorded nowhere (no history, no ranking)
 
-    game = models.CharField(max_length=20, default="kut")
+    game = models.CharField(max_length=20, default="kut")  # a key of game.engine.registry
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
-    tasks = models.PositiveSmallIntegerField(choices=[(5, "5"), (8, "8"), (12, "12")])
+    # the game's own options, as its GAME.clean_options returned them (KÜT: {"tasks": 8})
+    options = models.JSONField(default=dict, blank=True)
+    level = models.CharField(max_length=8, default="orta")  # P-7: acemi / orta / usta
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # P-6 (rated)
+    partners = models.BooleanField(default=False)  # P-8: seats 0+2 against 1+3
     rated = models.BooleanField(default=True)
     watchers_allowed = models.BooleanField(default=False)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
@@ -61,6 +65,11 @@ class Match(models.Model):
     @property
     def running(self) -> bool:
         return self.status in (self.Status.PLAYING, self.Status.BETWEEN)
+
+    @property
+    def tasks(self) -> int | None:
+        """KÜT's number of tasks (K-M2), one of its options."""
+        return (self.options or {}).get("tasks")
 
 
 class MatchSeat(models.Model):

@@ -22,12 +22,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import rows, trial
-from game.engine import bots
+from game import portal, rows, trial
+from game.engine import bots, registry
 from game.engine.actions import logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
+from game.engine.protocol import InputError
 from game.engine.timing import AWAY_AFTER_TIMEOUTS
 from game.engine.transitions import apply
 from game.engine.views import can_claim, view_for
@@ -58,7 +59,10 @@ def _now(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def _turn_seconds() -> int:
+def _turn_seconds(match: Match) -> int:
+    """P-6: the table's move time; KÜT's fixed 45 s (K-N6) is ``KUT_TURN_SECONDS``."""
+    if match.move_seconds and not registry.get(match.game).fixed_move_seconds:
+        return match.move_seconds
     return settings.KUT_TURN_SECONDS
 
 
@@ -88,7 +92,7 @@ def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetim
         if turn_changed or match.turn_started is None:
             match.turn_started = now
         if match.rated:
-            match.deadline = match.turn_started + timedelta(seconds=_turn_seconds())
+            match.deadline = match.turn_started + timedelta(seconds=_turn_seconds(match))
         else:
             match.deadline = None  # P-3: test tables have no move timer
         botset = _bot_seats(seats)
@@ -207,26 +211,44 @@ def _locked(match_id: int) -> Match:
 # --- creating and starting ----------------------------------------------------------------
 
 
-def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rated=True,
+def match_create(*, users: list, game: str = "kut", options: dict | None = None,
+                 tasks: int | None = None, bot_levels: list | None = None, rated=True,
+                 level: str = "orta", move_seconds: int | None = None, partners: bool = False,
                  watchers_allowed=False, host=None, seed: str | None = None,
                  now: datetime | None = None, rematch_of=None,
                  kind: str = Match.Kind.NORMAL) -> Match:  # fmt: skip
-    """Create a match for four seats (a user or None per seat; None seats get a bot of
-    ``bot_levels[seat]``, default normal) and deal hand 1 (``match_start``).  ``kind``
-    "trial": the scripted trial hand (``game.trial``, K-X1)."""
-    if tasks not in (5, 8, 12):
-        raise ServiceError("bad_tasks")
-    if len(users) != 4:
-        raise ServiceError("four_seats")
-    levels = list(bot_levels or ["normal"] * 4)
+    """Create a match of ``game`` (a user or None per seat; None seats get a bot of
+    ``bot_levels[seat]``, default the table level's, P-7) and deal hand 1
+    (``match_start``).  ``options`` are the game's own (``tasks`` is KÜT's, kept as a
+    shorthand).  ``kind`` "trial": the scripted trial hand (``game.trial``, K-X1)."""
+    try:
+        spec = registry.get(game)
+    except KeyError:
+        raise ServiceError("bad_game") from None
+    options = dict(options or {})
+    if tasks is not None:
+        options["tasks"] = tasks
+    try:
+        options = spec.clean_options(options)
+    except InputError:
+        raise ServiceError("bad_tasks" if "tasks" in options else "bad_options") from None
+    if len(users) not in spec.seat_counts:
+        raise ServiceError("four_seats" if spec.seat_counts == (4,) else "bad_seat_count")
+    try:
+        default_level = portal.bot_level(level)
+        move_seconds = portal.move_seconds(spec, move_seconds) if rated else None
+    except portal.PortalError:
+        raise ServiceError("bad_options") from None
+    levels = list(bot_levels or [default_level] * len(users))
     now = _now(now)
     with transaction.atomic():
         match = Match.objects.create(
-            tasks=tasks, rated=rated, watchers_allowed=watchers_allowed, host=host,
+            game=game, options=options, level=level, move_seconds=move_seconds,
+            partners=partners, rated=rated, watchers_allowed=watchers_allowed, host=host,
             seed=seed or new_seed(), rematch_of=rematch_of, kind=kind,
         )  # fmt: skip
         for seat, user in enumerate(users):
-            level = "" if user is not None else (levels[seat] or "normal")
+            level = "" if user is not None else (levels[seat] or default_level)
             if level and level not in BOT_LEVELS:
                 raise ServiceError("bad_bot_level")
             MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level)

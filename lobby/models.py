@@ -15,6 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 BOT_LEVEL_CHOICES = [("easy", _("Easy")), ("normal", _("Normal")), ("hard", _("Hard"))]
 TASK_CHOICES = [(5, "5"), (8, "8"), (12, "12")]
+# P-7: the table's level; bot seats play at it (acemi: easy, orta: normal, usta: hard)
+LEVEL_CHOICES = [("acemi", _("Beginner")), ("orta", _("Intermediate")), ("usta", _("Expert"))]
+LEVEL_BOTS = {"acemi": "easy", "orta": "normal", "usta": "hard"}  # = game.portal.BOT_LEVEL_OF
 SEATS = 4
 
 
@@ -32,13 +35,15 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="hosted_tables",
     )
-    tasks = models.PositiveSmallIntegerField(_("tasks"), choices=TASK_CHOICES, default=8)
+    # the game's own options (GAME.clean_options); KÜT: {"tasks": 8}
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField(_("seats"), default=SEATS)
+    level = models.CharField(_("level"), max_length=8, choices=LEVEL_CHOICES, default="orta")
+    move_seconds = models.PositiveSmallIntegerField(_("move time"), null=True, blank=True)
+    partners = models.BooleanField(_("partners"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
     private = models.BooleanField(_("private"), default=False)
     bots_allowed = models.BooleanField(_("bots allowed"), default=True)
-    bot_level = models.CharField(
-        _("bot level"), max_length=10, choices=BOT_LEVEL_CHOICES, default="normal"
-    )
     watchers_allowed = models.BooleanField(_("watchers allowed"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -59,9 +64,6 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         indexes = [models.Index(fields=["status", "private", "game"], name="table_listing")]
-        constraints = [
-            models.CheckConstraint(condition=Q(tasks__in=[5, 8, 12]), name="table_tasks_5_8_12"),
-        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"
@@ -69,6 +71,16 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def tasks(self) -> int | None:
+        """KÜT's number of tasks (K-M2), one of its options."""
+        return (self.options or {}).get("tasks")
+
+    @property
+    def bot_level(self) -> str:
+        """P-7: bot seats play at the table's level."""
+        return LEVEL_BOTS[self.level]
 
 
 class TableSeat(models.Model):
