@@ -160,6 +160,7 @@ class Ranking(models.Model):
         related_name="rankings",
     )
     game = models.CharField(_("game"), max_length=20, default="kut")
+    level = models.CharField(_("level"), max_length=8, choices=LEVEL_CHOICES, default="orta")
     points = models.IntegerField(_("points"), default=0)
     matches = models.PositiveIntegerField(_("matches"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)  # sole first
@@ -172,12 +173,15 @@ class Ranking(models.Model):
         verbose_name = _("ranking")
         verbose_name_plural = _("rankings")
         constraints = [
-            models.UniqueConstraint(fields=["user", "game"], name="ranking_unique_user_game"),
+            # P-7: rankings are kept per game and per level
+            models.UniqueConstraint(
+                fields=["user", "game", "level"], name="ranking_unique_user_game_level"
+            ),
         ]
-        indexes = [models.Index(fields=["game", "-points"], name="ranking_board")]
+        indexes = [models.Index(fields=["game", "level", "-points"], name="ranking_board_level")]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.game}: {self.points}"
+        return f"{self.user} {self.game}/{self.level}: {self.points}"
 
 
 class RankedMatch(models.Model):
@@ -205,12 +209,14 @@ class RankingResult(models.Model):
         SHARED_LAST = "shared_last", _("Shared last")
         LEFT_LOSS = "left_loss", _("Left: loss")
         LEFT_LEADING = "left_leading", _("Left while sole leader")
+        PARTNER_BONUS = "partner_bonus", _("Partner left while ahead")  # P-10
 
     match = models.ForeignKey("game.Match", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ranking_results"
     )
     game = models.CharField(max_length=20)
+    level = models.CharField(max_length=8, default="orta")
     seat = models.PositiveSmallIntegerField()
     outcome = models.CharField(max_length=20, choices=Outcome.choices)
     points = models.SmallIntegerField()
