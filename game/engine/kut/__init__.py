@@ -30,6 +30,9 @@ class KutGame:
     lower_is_better = True  # K-S6: points count against you
     default_move_seconds = 45
     fixed_move_seconds = True  # K-N6
+    # the platform's hooks for the site (not part of the rules): the table page's
+    # template; a game without one is listed as "coming soon" (yakında)
+    table_template = "game/match.html"
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         tasks = options.get("tasks", 8)
