@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import orjson
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -27,11 +28,7 @@ from game.engine import bots, registry
 from game.engine.actions import logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
-from game.engine.match import MatchState, new_match, record_hand, start_next_hand
 from game.engine.protocol import InputError
-from game.engine.timing import AWAY_AFTER_TIMEOUTS
-from game.engine.transitions import apply
-from game.engine.views import can_claim, view_for
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
 BOT_LEVELS = bots.LEVELS
@@ -75,20 +72,32 @@ def _seats(match: Match) -> list[MatchSeat]:
     return rows.seats_of(match)
 
 
-def _turn_key(ms: MatchState):
-    h = ms.hand
-    return (ms.hand_no, h.table_turn, h.turn) if h is not None else None
+def _spec(match: Match):
+    """The match's game (its GAME, through the registry)."""
+    return registry.get(match.game)
+
+
+def _load(match: Match):
+    return _spec(match).from_dict(match.state)
+
+
+def _ts(now: datetime) -> float:
+    return now.timestamp()
+
+
+def _turn_key(spec, st):
+    return spec.turn_key(st)
 
 
 def _bot_seats(seats: list[MatchSeat]) -> set[int]:
     return {s.seat for s in seats if s.bot_controlled}
 
 
-def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetime,
+def _schedule(match: Match, spec, st, seats: list[MatchSeat], now: datetime,
               turn_changed: bool) -> None:  # fmt: skip
-    """Deadlines and bot timing after a change (K-N6, K-M4, P-3)."""
-    hand = ms.hand
-    if match.status == Match.Status.PLAYING and hand is not None and not hand.over:
+    """Deadlines and bot timing after a change (P-6, K-N6, K-M4, P-3)."""
+    acting = spec.to_act(st) if match.status == Match.Status.PLAYING else ()
+    if acting and not spec.hand_over(st):
         if turn_changed or match.turn_started is None:
             match.turn_started = now
         if match.rated:
@@ -96,11 +105,11 @@ def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetim
         else:
             match.deadline = None  # P-3: test tables have no move timer
         botset = _bot_seats(seats)
-        bot_turn = hand.turn in botset
-        bot_claim = hand.claimable and any(can_claim(hand, s) for s in botset)
-        if bot_turn and _stands_in(seats[hand.turn]):
+        bot_turn = any(s in botset for s in acting)
+        bot_other = any(s in botset for s in spec.may_act(st) if s not in acting)  # claims
+        if bot_turn and any(_stands_in(seats[s]) for s in acting if s in botset):
             match.bot_due = now  # K-N7: a bot plays an away seat at once
-        elif bot_turn or bot_claim:
+        elif bot_turn or bot_other:
             match.bot_due = now + timedelta(seconds=settings.KUT_BOT_DELAY_SECONDS)
         else:
             match.bot_due = None
@@ -114,16 +123,21 @@ def _stands_in(seat: MatchSeat) -> bool:
     return seat.away and not seat.left and not seat.bot_level and seat.user_id is not None
 
 
-def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
-    hand = ms.hand
-    if hand is None or not hand.over or len(ms.results) >= ms.hand_no:
+def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
+    """After an action: if it ended the hand, store its result and end the match after
+    the last hand (K-M4) or pause before the next (a trial ends with its hand, K-X1)."""
+    if match.status != Match.Status.PLAYING or not spec.hand_over(st):
         return
-    result = _record(match, ms)
+    result = spec.hand_results(st)[-1]
+    detail = result.detail or {}
     HandResult.objects.create(
-        match=match, hand_no=result["hand_no"], task_no=result["task_no"],
-        finisher=result["finisher"], scores=result["scores"], lines=result["lines"],
+        match=match, hand_no=result.hand_no, task_no=detail.get("task_no") or 0,
+        finisher=detail.get("finisher"), scores=result.scores,
+        lines=detail.get("lines") or [{} for _ in result.scores],
     )  # fmt: skip
-    if ms.over:
+    if match.kind == Match.Kind.TRIAL:
+        trial.finish(st)  # K-X1: the trial match ends with its one hand
+    if spec.match_over(st) or match.kind == Match.Kind.TRIAL:
         match.status = Match.Status.FINISHED
         match.finished_at = now
         match.deadline = None
@@ -131,14 +145,6 @@ def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
     else:
         match.status = Match.Status.BETWEEN
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
-
-
-def _record(match: Match, ms: MatchState) -> dict:
-    """Record the finished hand (K-S6); a trial match (K-X1) ends with its one hand."""
-    result = record_hand(ms)
-    if match.kind == Match.Kind.TRIAL:
-        ms.over = True
-    return result
 
 
 def _on_finished(match_id: int) -> None:
@@ -150,21 +156,21 @@ def _on_finished(match_id: int) -> None:
         import_string(path)(match_id)
 
 
-def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | None) -> None:
+def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) -> None:
     """Store the new state as ``version + 1`` with its log row; broadcast after commit."""
-    match.state = ms.to_dict()
+    match.state = spec.to_dict(st)
     match.version += 1
     row = None
     if log is not None:
         seat, kind, payload, actor = log
         row = MatchAction(
-            match=match, version=match.version, hand_no=ms.hand_no, seat=seat, kind=kind,
+            match=match, version=match.version, hand_no=_hand_no(spec, st), seat=seat, kind=kind,
             payload=payload, actor=actor,
         )  # fmt: skip
-    _schedule(match, ms, seats, now, _turn_key(ms) != turn_before)
+    _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
     rows.save_match(match, row)
     mid = match.pk
-    transaction.on_commit(lambda: _after_commit(mid, match, seats, ms))
+    transaction.on_commit(lambda: _after_commit(mid, match, seats, st))
 
 
 def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None) -> None:
@@ -178,26 +184,28 @@ def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None
         runner.kick(match_id)
 
 
-def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
-    """K-N7: complete the turn of the seat whose time ran out."""
-    hand = ms.hand
-    seat = hand.turn
-    turn_before = _turn_key(ms)
-    events = apply(hand, seat, {"type": "timeout"})
+def _hand_no(spec, st) -> int:
+    """The number of the hand being played (or just finished)."""
+    done = len(spec.hand_results(st))
+    return done if spec.hand_over(st) else done + 1
+
+
+def _apply_timeout(match: Match, spec, st, seats, now) -> list:
+    """K-N7 (and each game's own): the server completes the move of the seat whose time
+    ran out; after the game says so, the seat is away and a bot plays it."""
+    seat = spec.to_act(st)[0]
+    turn_before = _turn_key(spec, st)
+    events = spec.on_timeout(st, seat, _ts(now))
     ms_seat = seats[seat]
-    if hand.timeouts[seat] >= AWAY_AFTER_TIMEOUTS and not ms_seat.away and not ms_seat.bot_level:
+    if spec.away_after_timeout(st, seat) and not ms_seat.away and not ms_seat.bot_level:
         ms_seat.away = True  # K-N7: a bot plays the seat until the player acts again
         ms_seat.away_since = now
         ms_seat.save(update_fields=["away", "away_since"])
-    _finish_hand_if_over(match, ms, now)
+    _finish_hand_if_over(match, spec, st, now)
     _save(
-        match,
-        ms,
-        seats,
-        now,
-        turn_before,
+        match, spec, st, seats, now, turn_before,
         (seat, "timeout", {"type": "timeout"}, MatchAction.Actor.TIMER),
-    )
+    )  # fmt: skip
     return events
 
 
@@ -258,19 +266,20 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
 
 def match_start(match: Match, now: datetime) -> None:
     """K-M6: draw the first starter and deal hand 1 (inside the creating transaction)."""
-    ms = match_initial_state(match)
+    st = match_initial_state(match)
     seats = _seats(match)
     match.status = Match.Status.PLAYING
     match.version = 0
-    _save(match, ms, seats, now, None, (None, "start", {}, MatchAction.Actor.SYSTEM))
+    _save(match, _spec(match), st, seats, now, None, (None, "start", {}, MatchAction.Actor.SYSTEM))
 
 
-def match_initial_state(match: Match) -> MatchState:
+def match_initial_state(match: Match):
     """The state before the first move: hand 1 dealt from the seed, or the trial
     hand's scripted deal."""
     if match.kind == Match.Kind.TRIAL:
         return trial.initial_state(match.seed)
-    return new_match(match.tasks, _rng_for_hand(match.seed, 1))
+    seats = match.seats.count() or max(_spec(match).seat_counts)
+    return _spec(match).new_match(match.options, seats, _rng_for_hand(match.seed, 1))
 
 
 # --- the action path ---------------------------------------------------------------------
@@ -290,17 +299,18 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("stale_version", f"now at {match.version}")
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
         events: list = []
         if match.deadline is not None and now >= match.deadline:
-            events += _apply_timeout(match, ms, seats, now)  # the timer ran out first
+            events += _apply_timeout(match, spec, st, seats, now)  # the timer ran out first
             if match.status != Match.Status.PLAYING:
                 raise ServiceError("match_not_running")
-        turn_before = _turn_key(ms)
+        turn_before = _turn_key(spec, st)
         try:
             if match.kind == Match.Kind.TRIAL and actor == MatchAction.Actor.HUMAN:
-                trial.check_action(ms.hand, seat, action)  # K-X1: keep to the script
-            events += apply(ms.hand, seat, action)
+                trial.check_action(st.hand, seat, action)  # K-X1: keep to the script
+            events += spec.apply(st, seat, action, _ts(now))
         except EngineError as exc:
             error = exc
         if error is None:
@@ -310,11 +320,12 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                     s.away = False  # the player acts again (K-N7)
                     s.away_since = None
                     s.save(update_fields=["away", "away_since"])
-            _finish_hand_if_over(match, ms, now)
+            _finish_hand_if_over(match, spec, st, now)
             if match.kind == Match.Kind.TRIAL:
-                trial.note_progress(match, ms.hand, seats)
+                trial.note_progress(match, st.hand, seats)
             kind = action.get("type", "") if isinstance(action, dict) else ""
-            _save(match, ms, seats, now, turn_before, (seat, kind, logged_form(action), actor))
+            _save(match, spec, st, seats, now, turn_before,
+                  (seat, kind, logged_form(action), actor))  # fmt: skip
     if error is not None:
         raise error
     return Outcome(match, events)
@@ -334,8 +345,8 @@ def match_expire_turn(match_id: int, expected_version: int | None = None,
         if now < match.deadline:
             return False
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
-        _apply_timeout(match, ms, seats, now)
+        spec = _spec(match)
+        _apply_timeout(match, spec, spec.from_dict(match.state), seats, now)
         return True
 
 
@@ -352,14 +363,16 @@ def match_next_hand(match_id: int, expected_version: int | None = None,
         if not force and match.deadline is not None and now < match.deadline:
             return False
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
-        turn_before = _turn_key(ms)
-        start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
+        turn_before = _turn_key(spec, st)
+        spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
         match.status = Match.Status.PLAYING
         match.deadline = None
         _save(
             match,
-            ms,
+            spec,
+            st,
             seats,
             now,
             turn_before,
@@ -381,57 +394,49 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
         if expected_version is not None and expected_version != match.version:
             return False
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
-        hand = ms.hand
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
         botset = _bot_seats(seats)
         choice = None
         if match.kind == Match.Kind.TRIAL:
-            choice = trial.bot_choice(hand, botset)  # K-X1: scripted moves, or wait
-        if choice is None and hand.claimable:
-            for k in (1, 2, 3):
-                s = (hand.turn + k) % 4
-                if s in botset and can_claim(hand, s):
-                    level = seats[s].bot_level or "normal"
-                    if bots.wants_claim(_bot_view(hand, s), level, rng):
-                        choice = (s, {"type": "claim"})
-                        break
-        if choice is None and hand.turn in botset:
-            s = hand.turn
-            level = seats[s].bot_level or "normal"
-            action = bots.choose(_bot_view(hand, s), level, rng)
-            if action is not None:
-                choice = (s, action)
+            choice = trial.bot_choice(st.hand, botset)  # K-X1: scripted moves, or wait
+        if choice is None:
+            acting = spec.to_act(st)
+            # out of turn first (KÜT's claims, K-C5: in seat order after the turn)
+            order = [s for s in spec.may_act(st) if s not in acting] + list(acting)
+            for s in order:
+                if s not in botset:
+                    continue
+                level = seats[s].bot_level or "normal"
+                action = spec.bot_choose(_bot_view(spec, st, s), level, rng)
+                if action is not None:
+                    choice = (s, action)
+                    break
         if choice is None or choice == trial.WAIT:
             match.bot_due = None
             match.save(update_fields=["bot_due"])
             return False
         seat, action = choice
-        turn_before = _turn_key(ms)
+        turn_before = _turn_key(spec, st)
         try:
-            apply(hand, seat, action)
+            spec.apply(st, seat, action, _ts(now))
         except EngineError:
             # never let a bot stall a table: the rules complete its turn instead
-            if seat != hand.turn:
+            if seat not in spec.to_act(st):
                 return False
             action = {"type": "timeout"}
-            apply(hand, seat, action)
-        _finish_hand_if_over(match, ms, now)
+            spec.on_timeout(st, seat, _ts(now))
+        _finish_hand_if_over(match, spec, st, now)
         _save(
-            match,
-            ms,
-            seats,
-            now,
-            turn_before,
+            match, spec, st, seats, now, turn_before,
             (seat, action["type"], action, MatchAction.Actor.BOT),
-        )
+        )  # fmt: skip
         return True
 
 
-def _bot_view(hand, seat: int) -> dict:
+def _bot_view(spec, st, seat: int) -> dict:
     """P-1: a bot gets a detached JSON copy of its seat's view, nothing else."""
-    import json
-
-    return json.loads(json.dumps(view_for(hand, seat)))
+    return orjson.loads(orjson.dumps(spec.view_for(st, seat)))
 
 
 def match_seat_connected(match_id: int, seat: int, connected: bool) -> None:
@@ -461,8 +466,9 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             raise ServiceError("not_seated")
         seat.left = True
         seat.left_at = now
-        ms = MatchState.from_dict(match.state)
-        seat.left_in_hand = ms.hand_no
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
+        seat.left_in_hand = _hand_no(spec, st)
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]
@@ -474,15 +480,11 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             match.finished_at = now
             match.deadline = None
             transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
-        turn_before = _turn_key(ms)
+        turn_before = _turn_key(spec, st)
         _save(
-            match,
-            ms,
-            seats,
-            now,
-            turn_before,
+            match, spec, st, seats, now, turn_before,
             (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM),
-        )
+        )  # fmt: skip
         return seat
 
 
@@ -546,17 +548,19 @@ def match_close_abandoned(match_id: int, expected_version: int | None = None,
         reason = abandon_reason(match, seats, now)
         if reason is None:
             return None
-        ms = MatchState.from_dict(match.state)
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
         match.status = Match.Status.ABANDONED
         match.finished_at = now
         match.deadline = None
         transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
         _save(
             match,
-            ms,
+            spec,
+            st,
             seats,
             now,
-            _turn_key(ms),
+            _turn_key(spec, st),
             (None, "abandon", {"type": "abandon", "reason": reason}, MatchAction.Actor.SYSTEM),
         )
         return reason
@@ -578,22 +582,26 @@ def match_replay_iter(match: Match):
     """Rebuild the state from the seed and the action log, one log entry at a time:
     yields ``(action row, state after it)`` — the same state object, changed in place
     (replays, history; copy what you keep)."""
-    ms = None
+    spec = _spec(match)
+    st = None
     for act in match.actions.order_by("version").iterator():
+        now = _ts(act.created_at)
         if act.kind == "start":
-            ms = match_initial_state(match)
+            st = match_initial_state(match)
         elif act.kind == "next_hand":
-            start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
+            spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
+        elif act.kind == "timeout":
+            spec.on_timeout(st, act.seat, now)
         elif act.kind not in ("leave", "abandon"):
-            apply(ms.hand, act.seat, act.payload)
-            if ms.hand.over and len(ms.results) < ms.hand_no:
-                _record(match, ms)
-        yield act, ms
+            spec.apply(st, act.seat, act.payload, now)
+        if match.kind == Match.Kind.TRIAL and spec.hand_over(st):
+            trial.finish(st)
+        yield act, st
 
 
-def match_replay(match: Match) -> MatchState:
+def match_replay(match: Match):
     """Rebuild the state from the seed and the action log (determinism check, replays)."""
     last = None
-    for _act, ms in match_replay_iter(match):
-        last = ms
+    for _act, st in match_replay_iter(match):
+        last = st
     return last

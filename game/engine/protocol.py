@@ -20,6 +20,9 @@ Conventions every game follows:
 * Views are JSON-ready dicts holding only what that seat (or a watcher, ``seat=None``)
   may see (P-1): never another seat's tiles or cards, the deck order or the seed.
 * Bots choose from a view, never from the state (P-1).
+* ``apply`` and ``on_timeout`` leave the state complete: when an action ends a hand, its
+  result is in ``hand_results`` and ``match_result`` at once, and ``match_over`` is true
+  if it was the last hand; ``start_next_hand`` then only deals.
 """
 
 from __future__ import annotations
@@ -90,6 +93,16 @@ class Game(Protocol):
         """The seats whose move the clock is waiting for (empty between hands)."""
         ...
 
+    def turn_key(self, state: Any) -> Any:
+        """A JSON-ready value that changes exactly when a new turn starts (the move
+        clock restarts then, P-6)."""
+        ...
+
+    def away_after_timeout(self, state: Any, seat: int) -> bool:
+        """After a timeout of ``seat``: is the seat now *away* (a bot plays it at once
+        until its player acts again)?"""
+        ...
+
     def may_act(self, state: Any) -> tuple[int, ...]:
         """The seats that may act now (``to_act`` plus, say, claimants): bots are asked."""
         ...
@@ -105,7 +118,7 @@ class Game(Protocol):
     def hand_over(self, state: Any) -> bool: ...
 
     def start_next_hand(self, state: Any, rng: random.Random) -> list[dict]:
-        """Record the finished hand and deal the next (raises RuleError when over)."""
+        """Deal the next hand after a finished one (raises RuleError when over)."""
         ...
 
     def match_over(self, state: Any) -> bool: ...

@@ -96,6 +96,12 @@ class ToyGame:
         turn = self._turn(state)
         return () if turn is None or state["over"] else (turn,)
 
+    def turn_key(self, state: dict):
+        return [state["hand_no"], state["hand"]["count"], self._turn(state)]
+
+    def away_after_timeout(self, state: dict, seat: int) -> bool:
+        return False
+
     def may_act(self, state: dict) -> tuple[int, ...]:
         return self.to_act(state)
 

@@ -18,6 +18,7 @@ from ..protocol import HandResult, InputError, MatchResult, places_of
 from ..replay import export_scenario
 from ..state import SEATS
 from ..tasks import TASK_LISTS
+from ..timing import AWAY_AFTER_TIMEOUTS
 from ..transitions import apply
 from ..views import can_claim, view_for
 
@@ -57,7 +58,21 @@ class KutGame:
     def apply(self, state: MatchState, seat: int, action: dict, now: float) -> list[dict]:
         if state.hand is None or state.over:
             raise RuleError("hand_over")
-        return apply(state.hand, seat, action)
+        return self._recorded(state, apply(state.hand, seat, action))
+
+    @staticmethod
+    def _recorded(state: MatchState, events: list[dict]) -> list[dict]:
+        """A hand that just ended is written into the totals at once (K-S6, K-M4)."""
+        if state.hand.over and len(state.results) < state.hand_no:
+            record_hand(state)
+        return events
+
+    def turn_key(self, state: MatchState):
+        hand = state.hand
+        return [state.hand_no, hand.table_turn, hand.turn] if hand is not None else None
+
+    def away_after_timeout(self, state: MatchState, seat: int) -> bool:
+        return state.hand.timeouts[seat] >= AWAY_AFTER_TIMEOUTS  # K-N7
 
     def view_for(self, state: MatchState, seat: int | None) -> dict:
         return view_for(state.hand, seat)
@@ -70,11 +85,12 @@ class KutGame:
         hand = state.hand
         if hand is None or hand.over:
             return ()
-        claimants = tuple(s for s in range(SEATS) if s != hand.turn and can_claim(hand, s))
-        return (hand.turn, *claimants)
+        # claimants in seat order after the turn (K-C5 decides between them)
+        claimants = [(hand.turn + k) % SEATS for k in range(1, SEATS)]
+        return (hand.turn, *(s for s in claimants if can_claim(hand, s)))
 
     def on_timeout(self, state: MatchState, seat: int, now: float) -> list[dict]:
-        return apply(state.hand, seat, {"type": "timeout"})  # K-N6, K-N7
+        return self._recorded(state, apply(state.hand, seat, {"type": "timeout"}))  # K-N7
 
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         if view.get("turn") == view.get("me"):
@@ -91,8 +107,6 @@ class KutGame:
         return [{"type": "hand_started", "hand_no": state.hand_no}]
 
     def match_over(self, state: MatchState) -> bool:
-        if state.hand is not None and state.hand.over and not state.over:
-            record_hand(state)  # the last task's hand ends the match (K-M4); idempotent
         return state.over
 
     def hand_results(self, state: MatchState) -> list[HandResult]:
