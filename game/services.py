@@ -25,7 +25,6 @@ from django.utils import timezone
 
 from game import portal, rows, trial
 from game.engine import bots, registry
-from game.engine.actions import logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.protocol import InputError
@@ -325,7 +324,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                 trial.note_progress(match, st.hand, seats)
             kind = action.get("type", "") if isinstance(action, dict) else ""
             _save(match, spec, st, seats, now, turn_before,
-                  (seat, kind, logged_form(action), actor))  # fmt: skip
+                  (seat, kind, spec.log_form(action), actor))  # fmt: skip
     if error is not None:
         raise error
     return Outcome(match, events)

@@ -85,6 +85,11 @@ class Game(Protocol):
         """Play ``action`` for ``seat``; events, or an EngineError and no change."""
         ...
 
+    def log_form(self, action: dict) -> dict:
+        """An accepted action as the append-only log keeps it: only the keys the rules
+        read (no client junk), so that replaying the log gives the same state."""
+        ...
+
     def view_for(self, state: Any, seat: int | None) -> dict:
         """What one seat (or a watcher, ``None``) may see."""
         ...

@@ -73,9 +73,13 @@ class ToyGame:
         if hand["count"] >= TARGET:
             hand["winner"] = seat
             events.append({"type": "hand_won", "seat": seat})
+            self._record(state)  # the protocol: a finished hand's result at once
         else:
             hand["turn"] = 1 - seat
         return events
+
+    def log_form(self, action: dict) -> dict:
+        return {"type": action["type"], "n": action["n"]}
 
     def view_for(self, state: dict, seat: int | None) -> dict:
         hand = state["hand"]
@@ -135,15 +139,12 @@ class ToyGame:
     def start_next_hand(self, state: dict, rng: random.Random) -> list[dict]:
         if not self.hand_over(state):
             raise RuleError("hand_in_progress")
-        self._record(state)
         if state["over"]:
             raise RuleError("match_over")
         self._deal(state, rng)
         return [{"type": "hand_started", "hand_no": state["hand_no"]}]
 
     def match_over(self, state: dict) -> bool:
-        if self.hand_over(state):
-            self._record(state)
         return state["over"]
 
     def hand_results(self, state: dict) -> list[HandResult]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import bots
+from ..actions import logged_form
 from ..errors import RuleError
 from ..match import MatchState, new_match, record_hand, start_next_hand
 from ..protocol import HandResult, InputError, MatchResult, places_of
@@ -73,6 +74,9 @@ class KutGame:
 
     def away_after_timeout(self, state: MatchState, seat: int) -> bool:
         return state.hand.timeouts[seat] >= AWAY_AFTER_TIMEOUTS  # K-N7
+
+    def log_form(self, action: dict) -> dict:
+        return logged_form(action)
 
     def view_for(self, state: MatchState, seat: int | None) -> dict:
         return view_for(state.hand, seat)
