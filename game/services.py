@@ -163,7 +163,7 @@ def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) ->
     if log is not None:
         seat, kind, payload, actor = log
         row = MatchAction(
-            match=match, version=match.version, hand_no=_hand_no(spec, st), seat=seat, kind=kind,
+            match=match, version=match.version, hand_no=hand_no_of(spec, st), seat=seat, kind=kind,
             payload=payload, actor=actor,
         )  # fmt: skip
     _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
@@ -183,7 +183,7 @@ def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None
         runner.kick(match_id)
 
 
-def _hand_no(spec, st) -> int:
+def hand_no_of(spec, st) -> int:
     """The number of the hand being played (or just finished)."""
     done = len(spec.hand_results(st))
     return done if spec.hand_over(st) else done + 1
@@ -467,7 +467,7 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
         seat.left_at = now
         spec = _spec(match)
         st = spec.from_dict(match.state)
-        seat.left_in_hand = _hand_no(spec, st)
+        seat.left_in_hand = hand_no_of(spec, st)
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import orjson
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -425,14 +426,21 @@ def replay_hand(match: Match, hand_no: int) -> dict | None:
 
 
 def hand_final_state(match: Match, hand_no: int):
-    """Hand ``hand_no`` as it ended (or as the match left it), rebuilt from the log."""
+    """The match's state (through its game's protocol) when hand ``hand_no`` ended (or
+    as the match left it), rebuilt from the log; None if it was never dealt."""
+    spec = registry.get(match.game)
     last = None
-    for _act, ms in services.match_replay_iter(match):
-        if ms is None or ms.hand_no < hand_no:
+    for _act, st in services.match_replay_iter(match):
+        if st is None:
             continue
-        if ms.hand_no > hand_no:
+        now = services.hand_no_of(spec, st)
+        if now < hand_no:
+            continue
+        if now > hand_no:
             break
-        last = ms.hand
+        last = st
+        if spec.hand_over(st):  # the next entry deals the next hand into this object
+            last = spec.from_dict(orjson.loads(orjson.dumps(spec.to_dict(st))))
     return last
 
 
