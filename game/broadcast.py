@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from game.frames import frame_texts
+from game.frames import frame_text, frame_texts, match_frame
 from game.models import Match
 from kut_site import fanout
 
@@ -47,3 +47,14 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
         fanout.publish(match_topic(match_id), [*texts, watch])
     except Exception:  # Redis unreachable: a committed change stays; clients resync
         log.warning("broadcast to match %s failed", match_id, exc_info=True)
+
+
+def seat_broadcast(match_id: int, match: Match, seats, ms, seat: int) -> None:
+    """A change only ``seat`` may see (its rack layout): the seat's frame to that seat's
+    sockets, nothing to the other seats or the watchers (issue 16)."""
+    parts: list = [None] * (WATCHERS + 1)
+    parts[seat] = frame_text(match_frame(match, seat, seats, ms))
+    try:
+        fanout.publish(match_topic(match_id), parts)
+    except Exception:  # Redis unreachable: the seat's client resyncs
+        log.warning("layout frame to match %s failed", match_id, exc_info=True)

@@ -85,10 +85,23 @@ def match_frame(match, seat: int | None, seats=None, ms: MatchState | None = Non
     return {
         "type": "state",
         "version": match.version,
+        "layout": _layout_version(seats, seat),
         "match": match_info(match, seats, ms),
         "me": seat,
         "hand": hand,
     }
+
+
+def _layout_version(seats, seat: int | None) -> int:
+    """The seat's own count of private rack-layout changes (0 for the watchers): with the
+    shared version it orders the seat's frames (a layout change sends a frame of the same
+    version with a higher ``layout``)."""
+    if seat is None:
+        return 0
+    for s in seats:
+        if s.seat == seat:
+            return s.layout_version
+    return 0
 
 
 def frame_texts(match, seats, ms: MatchState | None = None, watchers: bool = False):
@@ -97,12 +110,14 @@ def frame_texts(match, seats, ms: MatchState | None = None, watchers: bool = Fal
     the public part built and serialised once for all five (the broadcast's hot path)."""
     ms = ms if ms is not None else _state(match)
     info = frame_text(match_info(match, seats, ms))
-    head = f'{{"type":"state","version":{match.version},"match":{info},"me":'
+    version = f'{{"type":"state","version":{match.version},"layout":'
+    tail = f',"match":{info},"me":'
 
     def text(seat: int | None) -> str:
         hand = view_for(ms.hand, seat) if ms and ms.hand else None
         me = "null" if seat is None else str(seat)
-        return f'{head}{me},"hand":{frame_text(hand)}}}'
+        layout = _layout_version(seats, seat)
+        return f'{version}{layout}{tail}{me},"hand":{frame_text(hand)}}}'
 
     return [text(seat) for seat in range(4)], (text(None) if watchers else None)
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from game import rows, trial
 from game.engine import bots
-from game.engine.actions import logged_form
+from game.engine.actions import LAYOUT_TYPES, logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
@@ -265,6 +265,8 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         match = _locked(match_id)
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
+        if isinstance(action, dict) and action.get("type") in LAYOUT_TYPES:
+            return _apply_layout(match, seat, action, actor)
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("stale_version", f"now at {match.version}")
         seats = _seats(match)
@@ -296,6 +298,35 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     if error is not None:
         raise error
     return Outcome(match, events)
+
+
+def _apply_layout(match: Match, seat: int, action: dict, actor: str) -> Outcome:
+    """A seat's private rack layout (K-R2..K-R4, issue 16): the seat's own business.  It
+    never changes the shared version (no other seat's move becomes stale, so no version
+    is checked either), never moves a deadline or a bot's turn, applies no overdue
+    timeout and does not count as the player acting again (K-N7's *away*).  Only this
+    seat's sockets get the new frame; it is logged with the seat's ``layout_version``
+    so that replays rebuild the rack exactly."""
+    seats = _seats(match)
+    ms = MatchState.from_dict(match.state)
+    events = apply(ms.hand, seat, action)  # an illegal layout raises: nothing is saved
+    match.state = ms.to_dict()
+    own = seats[seat]
+    own.layout_version += 1
+    row = MatchAction(
+        match=match, version=match.version, layout_version=own.layout_version,
+        hand_no=ms.hand_no, seat=seat, kind=action["type"], payload=logged_form(action),
+        actor=actor,
+    )  # fmt: skip
+    rows.save_layout(match, own, row)
+    transaction.on_commit(lambda: _seat_only(match.pk, match, seats, ms, seat))
+    return Outcome(match, events)
+
+
+def _seat_only(match_id: int, match: Match, seats, ms, seat: int) -> None:
+    from game import broadcast
+
+    broadcast.seat_broadcast(match_id, match, seats, ms, seat)
 
 
 def match_expire_turn(match_id: int, expected_version: int | None = None,
@@ -557,7 +588,7 @@ def match_replay_iter(match: Match):
     yields ``(action row, state after it)`` — the same state object, changed in place
     (replays, history; copy what you keep)."""
     ms = None
-    for act in match.actions.order_by("version").iterator():
+    for act in match.actions.order_by("version", "layout_version", "seat").iterator():
         if act.kind == "start":
             ms = match_initial_state(match)
         elif act.kind == "next_hand":
