@@ -58,3 +58,23 @@ def seat_broadcast(match_id: int, match: Match, seats, ms, seat: int) -> None:
         fanout.publish(match_topic(match_id), parts)
     except Exception:  # Redis unreachable: the seat's client resyncs
         log.warning("layout frame to match %s failed", match_id, exc_info=True)
+
+
+def seat_owner_group(match_id: int, seat: int) -> str:
+    """The sockets of the player sitting at ``seat`` (in every process)."""
+    return f"match.{match_id}.seat.{seat}.owner"
+
+
+def seat_left(match_id: int, seat: int) -> None:
+    """K-X3, issue 16: the player left: close that seat's sockets in every process at
+    once (``MatchConsumer.seat_left``); the service refuses their actions meanwhile."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(seat_owner_group(match_id, seat), {"type": "seat.left"})
+    except Exception:  # a committed leave stands; the service refuses what they send
+        log.warning("closing the sockets of match %s seat %s failed", match_id, seat)

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from game import rows, trial
 from game.engine import bots
-from game.engine.actions import LAYOUT_TYPES, logged_form
+from game.engine.actions import LAYOUT_TYPES, SERVER_TYPES, logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
@@ -265,11 +265,15 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         match = _locked(match_id)
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
-        if isinstance(action, dict) and action.get("type") in LAYOUT_TYPES:
+        kind = action.get("type") if isinstance(action, dict) else None
+        if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
+            raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
+        if kind in LAYOUT_TYPES:
             return _apply_layout(match, seat, action, actor)
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("stale_version", f"now at {match.version}")
         seats = _seats(match)
+        _check_seated(seats, seat, actor)
         ms = MatchState.from_dict(match.state)
         events: list = []
         if match.deadline is not None and now >= match.deadline:
@@ -300,6 +304,14 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     return Outcome(match, events)
 
 
+def _check_seated(seats: list[MatchSeat], seat, actor: str) -> None:
+    """A player who left (K-X3) has left: nothing more of theirs is applied, whatever
+    socket it comes from (issue 16)."""
+    if actor == MatchAction.Actor.HUMAN and isinstance(seat, int) and 0 <= seat < len(seats):
+        if seats[seat].left:
+            raise ServiceError("left")
+
+
 def _apply_layout(match: Match, seat: int, action: dict, actor: str) -> Outcome:
     """A seat's private rack layout (K-R2..K-R4, issue 16): the seat's own business.  It
     never changes the shared version (no other seat's move becomes stale, so no version
@@ -308,6 +320,7 @@ def _apply_layout(match: Match, seat: int, action: dict, actor: str) -> Outcome:
     seat's sockets get the new frame; it is logged with the seat's ``layout_version``
     so that replays rebuild the rack exactly."""
     seats = _seats(match)
+    _check_seated(seats, seat, actor)
     ms = MatchState.from_dict(match.state)
     events = apply(ms.hand, seat, action)  # an illegal layout raises: nothing is saved
     match.state = ms.to_dict()
@@ -473,6 +486,8 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
         ms = MatchState.from_dict(match.state)
         seat.left_in_hand = ms.hand_no
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
+        left_seat = seat.seat
+        transaction.on_commit(lambda: _close_seat(match_id, left_seat))
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]
         if not match.running:
@@ -493,6 +508,12 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM),
         )
         return seat
+
+
+def _close_seat(match_id: int, seat: int) -> None:
+    from game import broadcast
+
+    broadcast.seat_left(match_id, seat)
 
 
 def match_abort(match_id: int, now: datetime | None = None) -> None:
