@@ -237,7 +237,8 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "kut",
+            # the shared counters (rate limits, sockets per user) live under it too
+            "KEY_PREFIX": env_str("KUT_CACHE_PREFIX") or "kut",
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -406,3 +407,8 @@ KUT_LOGIN_FAILURES_PER_IP = env_int("KUT_LOGIN_FAILURES_PER_IP", 20)
 KUT_LOGIN_WINDOW_SECONDS = env_int("KUT_LOGIN_WINDOW_SECONDS", 60)
 # Sockets one user may hold open at once, over all processes (kut_site.sockets).
 KUT_SOCKETS_PER_USER = env_int("KUT_SOCKETS_PER_USER", 8)
+# Under daphne: a whole HTTP request must arrive within this many seconds of the
+# connection (or of the previous response), and an idle connection closes after
+# KUT_HTTP_IDLE_SECONDS (kut_site.slowclients).
+KUT_HTTP_REQUEST_SECONDS = env_float("KUT_HTTP_REQUEST_SECONDS", 10.0)
+KUT_HTTP_IDLE_SECONDS = env_float("KUT_HTTP_IDLE_SECONDS", 30.0)

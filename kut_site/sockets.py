@@ -24,8 +24,10 @@ from kut_site import redis_client
 
 log = logging.getLogger(__name__)
 
-SOCKET_TTL = 600  # seconds a socket counts in Redis without a refresh
-REFRESH_AFTER = SOCKET_TTL / 3
+# Seconds a socket counts in Redis without a refresh (the table pings every 25 s; a
+# process that died leaves its sockets counted this long at most).
+SOCKET_TTL = 120
+REFRESH_AFTER = 30
 KEEP_IDLE_CONNECTIONS = 4  # idle Redis connections the channel layer may keep
 
 _lock = threading.Lock()
