@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from game.frames import frame_texts
+from game.frames import frame_text, frame_texts, match_frame
 from game.models import Match
 from kut_site import fanout
 
@@ -47,3 +47,34 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
         fanout.publish(match_topic(match_id), [*texts, watch])
     except Exception:  # Redis unreachable: a committed change stays; clients resync
         log.warning("broadcast to match %s failed", match_id, exc_info=True)
+
+
+def seat_broadcast(match_id: int, match: Match, seats, ms, seat: int) -> None:
+    """A change only ``seat`` may see (its rack layout): the seat's frame to that seat's
+    sockets, nothing to the other seats or the watchers (issue 16)."""
+    parts: list = [None] * (len(seats) + 1)  # every seat's part, then the watchers'
+    parts[seat] = frame_text(match_frame(match, seat, seats, ms))
+    try:
+        fanout.publish(match_topic(match_id), parts)
+    except Exception:  # Redis unreachable: the seat's client resyncs
+        log.warning("layout frame to match %s failed", match_id, exc_info=True)
+
+
+def seat_owner_group(match_id: int, seat: int) -> str:
+    """The sockets of the player sitting at ``seat`` (in every process)."""
+    return f"match.{match_id}.seat.{seat}.owner"
+
+
+def seat_left(match_id: int, seat: int) -> None:
+    """K-X3, issue 16: the player left: close that seat's sockets in every process at
+    once (``MatchConsumer.seat_left``); the service refuses their actions meanwhile."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(seat_owner_group(match_id, seat), {"type": "seat.left"})
+    except Exception:  # a committed leave stands; the service refuses what they send
+        log.warning("closing the sockets of match %s seat %s failed", match_id, seat)

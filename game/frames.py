@@ -89,10 +89,23 @@ def match_frame(match, seat: int | None, seats=None, st=None) -> dict:
     return {
         "type": "state",
         "version": match.version,
+        "layout": _layout_version(seats, seat),
         "match": match_info(match, seats, st),
         "me": seat,
         "hand": hand,
     }
+
+
+def _layout_version(seats, seat: int | None) -> int:
+    """The seat's own count of private rack-layout changes (0 for the watchers): with the
+    shared version it orders the seat's frames (a layout change sends a frame of the same
+    version with a higher ``layout``)."""
+    if seat is None:
+        return 0
+    for s in seats:
+        if s.seat == seat:
+            return s.layout_version
+    return 0
 
 
 def frame_texts(match, seats, st=None, watchers: bool = False):
@@ -102,12 +115,14 @@ def frame_texts(match, seats, st=None, watchers: bool = False):
     st = st if st is not None else _state(match)
     spec = registry.get(match.game)
     info = frame_text(match_info(match, seats, st))
-    head = f'{{"type":"state","version":{match.version},"match":{info},"me":'
+    version = f'{{"type":"state","version":{match.version},"layout":'
+    tail = f',"match":{info},"me":'
 
     def text(seat: int | None) -> str:
         hand = spec.view_for(st, seat) if st is not None else None
         me = "null" if seat is None else str(seat)
-        return f'{head}{me},"hand":{frame_text(hand)}}}'
+        layout = _layout_version(seats, seat)
+        return f'{version}{layout}{tail}{me},"hand":{frame_text(hand)}}}'
 
     return [text(seat) for seat in range(len(seats))], (text(None) if watchers else None)
 

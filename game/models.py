@@ -86,6 +86,9 @@ class MatchSeat(models.Model):
     left = models.BooleanField(default=False)  # K-X3: left the match; a bot took over
     left_at = models.DateTimeField(null=True, blank=True)
     left_in_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The seat's private rack-layout changes so far (``services.match_apply_action``):
+    # they never change the match version the other seats act on (issue 16).
+    layout_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -103,7 +106,13 @@ class MatchSeat(models.Model):
 
 
 class MatchAction(models.Model):
-    """Append-only: one row per accepted action, in version order."""
+    """Append-only: one row per accepted action, in the order it was applied.
+
+    A shared change produces the match version ``version`` (``layout_version`` 0).  A
+    seat's private rack-layout change (K-R2..K-R4) changes no shared version: it is
+    logged at the version it was applied to, with that seat's own ``layout_version``.
+    Layout rows of different seats touch different racks and commute, so the order
+    (version, layout_version, seat) replays every rack exactly."""
 
     class Actor(models.TextChoices):
         HUMAN = "human", _("Player")
@@ -113,6 +122,7 @@ class MatchAction(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField()  # the match version this action produced
+    layout_version = models.PositiveIntegerField(default=0)  # >0: a seat's layout change
     hand_no = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=20)
@@ -122,9 +132,16 @@ class MatchAction(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["match", "version"], name="matchaction_unique_version"),
-        ]
-        ordering = ["match", "version"]
+            models.UniqueConstraint(
+                fields=["match", "version"], condition=models.Q(layout_version=0),
+                name="matchaction_unique_version",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "seat", "layout_version"],
+                condition=models.Q(layout_version__gt=0), name="matchaction_unique_layout",
+            ),
+        ]  # fmt: skip
+        ordering = ["match", "version", "layout_version", "seat"]
 
     def __str__(self) -> str:
         return f"{self.match_id} v{self.version} {self.kind}"

@@ -31,6 +31,8 @@ from game.engine.protocol import InputError
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
 BOT_LEVELS = bots.LEVELS
+# action types only the server sends: a seat's time running out is the timer's (K-N7)
+SERVER_TYPES = ("timeout",)
 
 
 class ServiceError(Exception):
@@ -295,9 +297,15 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         match = _locked(match_id)
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
+        kind = action.get("type") if isinstance(action, dict) else None
+        if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
+            raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
+        if kind in _spec(match).private_kinds:
+            return _apply_layout(match, seat, action, actor)
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("stale_version", f"now at {match.version}")
         seats = _seats(match)
+        _check_seated(seats, seat, actor)
         spec = _spec(match)
         st = spec.from_dict(match.state)
         events: list = []
@@ -328,6 +336,45 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     if error is not None:
         raise error
     return Outcome(match, events)
+
+
+def _check_seated(seats: list[MatchSeat], seat, actor: str) -> None:
+    """A player who left (K-X3) has left: nothing more of theirs is applied, whatever
+    socket it comes from (issue 16)."""
+    if actor == MatchAction.Actor.HUMAN and isinstance(seat, int) and 0 <= seat < len(seats):
+        if seats[seat].left:
+            raise ServiceError("left")
+
+
+def _apply_layout(match: Match, seat: int, action: dict, actor: str) -> Outcome:
+    """A seat's private rack layout (K-R2..K-R4, issue 16): the seat's own business.  It
+    never changes the shared version (no other seat's move becomes stale, so no version
+    is checked either), never moves a deadline or a bot's turn, applies no overdue
+    timeout and does not count as the player acting again (K-N7's *away*).  Only this
+    seat's sockets get the new frame; it is logged with the seat's ``layout_version``
+    so that replays rebuild the rack exactly."""
+    seats = _seats(match)
+    _check_seated(seats, seat, actor)
+    spec = _spec(match)
+    st = spec.from_dict(match.state)
+    events = spec.apply(st, seat, action, 0.0)  # an illegal layout raises: nothing is saved
+    match.state = spec.to_dict(st)
+    own = seats[seat]
+    own.layout_version += 1
+    row = MatchAction(
+        match=match, version=match.version, layout_version=own.layout_version,
+        hand_no=hand_no_of(spec, st), seat=seat, kind=action["type"],
+        payload=spec.log_form(action), actor=actor,
+    )  # fmt: skip
+    rows.save_layout(match, own, row)
+    transaction.on_commit(lambda: _seat_only(match.pk, match, seats, st, seat))
+    return Outcome(match, events)
+
+
+def _seat_only(match_id: int, match: Match, seats, st, seat: int) -> None:
+    from game import broadcast
+
+    broadcast.seat_broadcast(match_id, match, seats, st, seat)
 
 
 def match_expire_turn(match_id: int, expected_version: int | None = None,
@@ -469,6 +516,8 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
         st = spec.from_dict(match.state)
         seat.left_in_hand = hand_no_of(spec, st)
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
+        left_seat = seat.seat
+        transaction.on_commit(lambda: _close_seat(match_id, left_seat))
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]
         if not match.running:
@@ -485,6 +534,12 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM),
         )  # fmt: skip
         return seat
+
+
+def _close_seat(match_id: int, seat: int) -> None:
+    from game import broadcast
+
+    broadcast.seat_left(match_id, seat)
 
 
 def match_abort(match_id: int, now: datetime | None = None) -> None:
@@ -583,7 +638,7 @@ def match_replay_iter(match: Match):
     (replays, history; copy what you keep)."""
     spec = _spec(match)
     st = None
-    for act in match.actions.order_by("version").iterator():
+    for act in match.actions.order_by("version", "layout_version", "seat").iterator():
         now = _ts(act.created_at)
         if act.kind == "start":
             st = match_initial_state(match)

@@ -68,6 +68,9 @@ class Game(Protocol):
     lower_is_better: bool  # KÜT and KDVli count points against you
     default_move_seconds: int  # P-6 default
     fixed_move_seconds: bool  # KÜT's fixed 45 s (K-N6): the host cannot change it
+    # action types that change only the acting seat's private arrangement (KÜT's rack
+    # layout): never another seat's business — no shared version, no clock, no broadcast
+    private_kinds: frozenset[str]
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         """Validated per-game options (with defaults filled in); raises InputError."""

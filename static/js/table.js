@@ -27,6 +27,7 @@ const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 
 const S = {
   version: -1,
+  layout: 0,
   match: null,
   hand: null,
   me: null,
@@ -226,9 +227,15 @@ function onMessage(data) {
 
 function onState(msg) {
   if (typeof msg.version !== "number" || msg.version < S.version) return; // an older frame
+  // A private rack-layout change keeps the shared version and raises the seat's own
+  // "layout" count (issue 16): an older layout frame of this version is ignored too.
+  const layout = typeof msg.layout === "number" ? msg.layout : 0;
+  if (msg.version === S.version && layout < S.layout) return;
   const gap = S.version >= 0 && msg.version > S.version + 1;
   const handBefore = S.match ? S.match.hand_no : null;
+  const layoutBefore = S.layout;
   S.version = msg.version;
+  S.layout = layout;
   S.match = msg.match;
   S.hand = msg.hand;
   S.me = msg.me;
@@ -240,7 +247,7 @@ function onState(msg) {
   // The hook for the page's other scripts (templates/game/_extras.html: trial hints,
   // rematch): every state frame this table accepts, read-only.
   document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg }));
-  if (net.inflight && msg.version > net.inflight.at) finishInflight();
+  if (net.inflight && (msg.version > net.inflight.at || layout > layoutBefore)) finishInflight();
   if (net.waitSnapshot) net.waitSnapshot = false;
   if (S.drag && S.drag.started) {
     S.deferred = true; // redraw when the tile is dropped

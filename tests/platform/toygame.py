@@ -27,6 +27,7 @@ class ToyGame:
     lower_is_better = False
     default_move_seconds = 30
     fixed_move_seconds = False
+    private_kinds = frozenset()
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         hands = options.get("hands", 3)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import bots
-from ..actions import logged_form
+from ..actions import LAYOUT_TYPES, logged_form
 from ..errors import RuleError
 from ..match import MatchState, new_match, record_hand, start_next_hand
 from ..protocol import HandResult, InputError, MatchResult, places_of
@@ -32,6 +32,7 @@ class KutGame:
     lower_is_better = True  # K-S6: points count against you
     default_move_seconds = 45
     fixed_move_seconds = True  # K-N6
+    private_kinds = frozenset(LAYOUT_TYPES)  # K-R2…K-R4: the rack is the seat's own
     # the platform's hooks for the site (not part of the rules): the table page's
     # template; a game without one is listed as "coming soon" (yakında)
     table_template = "game/match.html"

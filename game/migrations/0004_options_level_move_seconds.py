@@ -18,7 +18,7 @@ def options_to_tasks(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("game", "0002_match_kind_rematch_offer")]
+    dependencies = [("game", "0003_layout_version")]
 
     operations = [
         migrations.AddField("match", "options", models.JSONField(blank=True, default=dict)),
