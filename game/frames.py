@@ -64,12 +64,47 @@ def match_info(match, seats, ms: MatchState | None) -> dict:
         "warning_seconds": WARNING_SECONDS,
         "host_id": match.host_id,
         "kind": match.kind,
+        # when the next bot move is due: the countdown of a claim window (K-C1, K-C5)
+        "bot_due": _ms(match.bot_due),
+        "timeouts": timeout_notes(ms),
     }
     if match.kind == match.Kind.TRIAL and ms and ms.hand:
         info["trial"] = trial.progress(ms.hand)  # K-X1: step and hint
     if match.rematch_offer:
         info["rematch"] = rematch.frame_info(match, seats)  # K-X2
     return info
+
+
+DREW_SELF = ("draw", "take_discard", "open", "new_groups", "lay_off", "auto_lay_off", "undo")
+
+
+def timeout_notes(ms: MatchState | None) -> list[dict]:
+    """What the timer did for each seat whose last turn ran out (K-N7), so that a
+    timeout is never silent: ``{"seat", "at", "drew", "tile"}`` — ``at`` the entry's
+    place in the hand's log (the client shows each note once), ``drew`` whether the
+    server drew from the centre for the player, ``tile`` the discarded face.  Public
+    facts only (which tile was drawn is never said)."""
+    hand = ms.hand if ms else None
+    if hand is None or not any(hand.timeouts):
+        return []
+    notes = []
+    log = hand.log
+    for seat in range(4):
+        if not hand.timeouts[seat]:
+            continue
+        for at in range(len(log) - 1, -1, -1):
+            entry = log[at]
+            if entry.get("seat") == seat and entry.get("type") == "timeout":
+                before = at - 1
+                while before >= 0 and log[before].get("type") == "claim":
+                    before -= 1
+                # the hand's first turn starts with 15 tiles: nothing to draw
+                prior = log[before] if before >= 0 else {"seat": seat, "type": "draw"}
+                drew = not (prior.get("seat") == seat and prior.get("type") in DREW_SELF)
+                notes.append({"seat": seat, "hand_no": ms.hand_no, "at": at, "drew": drew,
+                              "tile": entry.get("tile")})  # fmt: skip
+                break
+    return notes
 
 
 def _state(match) -> MatchState | None:

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from game import rows, trial
 from game.engine import bots
-from game.engine.actions import logged_form
+from game.engine.actions import LAYOUT_TYPES, logged_form
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
@@ -81,8 +81,10 @@ def _bot_seats(seats: list[MatchSeat]) -> set[int]:
 
 
 def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetime,
-              turn_changed: bool) -> None:  # fmt: skip
-    """Deadlines and bot timing after a change (K-N6, K-M4, P-3)."""
+              turn_changed: bool, layout_only: bool = False) -> None:  # fmt: skip
+    """Deadlines and bot timing after a change (K-N6, K-M4, P-3).  ``layout_only``: the
+    change was a human's rack layout, which moves nobody's turn on: a bot keeps its
+    time (a claim window is never cut short by someone sorting their rack)."""
     hand = ms.hand
     if match.status == Match.Status.PLAYING and hand is not None and not hand.over:
         if turn_changed or match.turn_started is None:
@@ -91,18 +93,45 @@ def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetim
             match.deadline = match.turn_started + timedelta(seconds=_turn_seconds())
         else:
             match.deadline = None  # P-3: test tables have no move timer
+        if layout_only and match.bot_due is not None:
+            return
         botset = _bot_seats(seats)
         bot_turn = hand.turn in botset
         bot_claim = hand.claimable and any(can_claim(hand, s) for s in botset)
         if bot_turn and _stands_in(seats[hand.turn]):
             match.bot_due = now  # K-N7: a bot plays an away seat at once
         elif bot_turn or bot_claim:
-            match.bot_due = now + timedelta(seconds=settings.KUT_BOT_DELAY_SECONDS)
+            match.bot_due = now + timedelta(seconds=bot_think_seconds(hand, seats, botset))
         else:
             match.bot_due = None
     else:
         match.turn_started = None
         match.bot_due = None
+
+
+def bot_think_seconds(hand, seats: list[MatchSeat], botset: set[int],
+                      rng: random.Random | None = None) -> float:  # fmt: skip
+    """How long a bot "thinks" before its next move: a human pace (issue 15).
+
+    ``KUT_BOT_DELAY_SECONDS`` is the base (0: "fast bots", every move at once — tests).
+    Taking a tile is quick (0.8 x base), playing and discarding slower (1.3 x base), each
+    varied by ±25 % so that a table does not tick like a metronome.  K-C1/K-C5: when a
+    bot has drawn from the centre and a human may claim the thrown tile, the bot waits at
+    least ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
+    *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
+    base = float(settings.KUT_BOT_DELAY_SECONDS)
+    if base <= 0:
+        return 0.0
+    rng = rng or random
+    factor = 0.8 if hand.phase == "take" else 1.3
+    think = base * factor * rng.uniform(0.75, 1.25)
+    if hand.turn in botset and hand.phase == "play" and _human_may_claim(hand, seats, botset):
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+    return think
+
+
+def _human_may_claim(hand, seats: list[MatchSeat], botset: set[int]) -> bool:
+    return any(can_claim(hand, s) for s in range(4) if s not in botset)
 
 
 def _stands_in(seat: MatchSeat) -> bool:
@@ -148,6 +177,7 @@ def _on_finished(match_id: int) -> None:
 
 def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | None) -> None:
     """Store the new state as ``version + 1`` with its log row; broadcast after commit."""
+    layout_only = False
     match.state = ms.to_dict()
     match.version += 1
     row = None
@@ -157,7 +187,8 @@ def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | No
             match=match, version=match.version, hand_no=ms.hand_no, seat=seat, kind=kind,
             payload=payload, actor=actor,
         )  # fmt: skip
-    _schedule(match, ms, seats, now, _turn_key(ms) != turn_before)
+        layout_only = kind in LAYOUT_TYPES and actor == MatchAction.Actor.HUMAN
+    _schedule(match, ms, seats, now, _turn_key(ms) != turn_before, layout_only)
     rows.save_match(match, row)
     mid = match.pk
     transaction.on_commit(lambda: _after_commit(mid, match, seats, ms))
@@ -175,9 +206,16 @@ def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None
 
 
 def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
-    """K-N7: complete the turn of the seat whose time ran out."""
+    """K-N7: complete the turn of the seat whose time ran out.  A bot-controlled seat
+    never times out (issue 15): its time can only run out because its move was late (a
+    busy worker), so the bot's own move is played instead."""
     hand = ms.hand
     seat = hand.turn
+    botset = _bot_seats(seats)
+    if seat in botset:
+        played = _bot_move(match, ms, seats, botset, now, random.Random(), turn_only=True)
+        if played is not None:
+            return played
     turn_before = _turn_key(ms)
     events = apply(hand, seat, {"type": "timeout"})
     ms_seat = seats[seat]
@@ -260,6 +298,8 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     """Apply one action of ``seat``.  Raises ServiceError or an EngineError (whose
     ``code`` is stable); nothing of the refused action is saved."""
     now = _now(now)
+    if isinstance(action, dict) and action.get("type") == "back":
+        return match_back(match_id, seat)  # *Geri döndüm* (K-N7)
     error: Exception | None = None
     with transaction.atomic():
         match = _locked(match_id)
@@ -296,6 +336,26 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     if error is not None:
         raise error
     return Outcome(match, events)
+
+
+def match_back(match_id: int, seat: int) -> Outcome:
+    """K-N7: the player of an away seat says *Geri döndüm*: they play their seat again
+    from now on (the same as acting again, without a move).  Nothing in the hand
+    changes, so the version stays; everyone gets the new seat labels."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running:
+            raise ServiceError("match_not_running")
+        s = match.seats.filter(seat=seat).first()
+        if s is None or s.left or s.user_id is None:
+            raise ServiceError("not_seated")
+        if not s.away:
+            raise ServiceError("not_away")
+        s.away = False
+        s.away_since = None
+        s.save(update_fields=["away", "away_since"])
+        transaction.on_commit(lambda: _presence(match_id))
+    return Outcome(match, [])
 
 
 def match_expire_turn(match_id: int, expected_version: int | None = None,
@@ -360,49 +420,57 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
             return False
         seats = _seats(match)
         ms = MatchState.from_dict(match.state)
-        hand = ms.hand
         botset = _bot_seats(seats)
-        choice = None
-        if match.kind == Match.Kind.TRIAL:
-            choice = trial.bot_choice(hand, botset)  # K-X1: scripted moves, or wait
-        if choice is None and hand.claimable:
-            for k in (1, 2, 3):
-                s = (hand.turn + k) % 4
-                if s in botset and can_claim(hand, s):
-                    level = seats[s].bot_level or "normal"
-                    if bots.wants_claim(_bot_view(hand, s), level, rng):
-                        choice = (s, {"type": "claim"})
-                        break
-        if choice is None and hand.turn in botset:
-            s = hand.turn
-            level = seats[s].bot_level or "normal"
-            action = bots.choose(_bot_view(hand, s), level, rng)
-            if action is not None:
-                choice = (s, action)
-        if choice is None or choice == trial.WAIT:
+        if _bot_move(match, ms, seats, botset, now, rng) is None:
             match.bot_due = None
             match.save(update_fields=["bot_due"])
             return False
-        seat, action = choice
-        turn_before = _turn_key(ms)
-        try:
-            apply(hand, seat, action)
-        except EngineError:
-            # never let a bot stall a table: the rules complete its turn instead
-            if seat != hand.turn:
-                return False
-            action = {"type": "timeout"}
-            apply(hand, seat, action)
-        _finish_hand_if_over(match, ms, now)
-        _save(
-            match,
-            ms,
-            seats,
-            now,
-            turn_before,
-            (seat, action["type"], action, MatchAction.Actor.BOT),
-        )
         return True
+
+
+def _bot_move(match: Match, ms: MatchState, seats, botset: set[int], now: datetime,
+              rng: random.Random, turn_only: bool = False) -> list | None:  # fmt: skip
+    """Choose and apply one bot decision (inside the caller's locked transaction): a bot
+    claim if a bot wants the thrown tile (not with ``turn_only``), else the move of the
+    bot-controlled seat whose turn it is.  Returns the events, or None when no bot has
+    anything to do (nothing is saved then)."""
+    hand = ms.hand
+    choice = None
+    if match.kind == Match.Kind.TRIAL:
+        choice = trial.bot_choice(hand, botset)  # K-X1: scripted moves, or wait
+        if turn_only and choice is not None and choice != trial.WAIT and choice[0] != hand.turn:
+            choice = None
+    if choice is None and hand.claimable and not turn_only:
+        for k in (1, 2, 3):
+            s = (hand.turn + k) % 4
+            if s in botset and can_claim(hand, s):
+                level = seats[s].bot_level or "normal"
+                if bots.wants_claim(_bot_view(hand, s), level, rng):
+                    choice = (s, {"type": "claim"})
+                    break
+    if choice is None and hand.turn in botset:
+        s = hand.turn
+        level = seats[s].bot_level or "normal"
+        action = bots.choose(_bot_view(hand, s), level, rng)
+        if action is not None:
+            choice = (s, action)
+    if choice is None or choice == trial.WAIT:
+        return None
+    seat, action = choice
+    turn_before = _turn_key(ms)
+    try:
+        events = apply(hand, seat, action)
+    except EngineError:
+        # never let a bot stall a table: the rules complete its turn instead
+        if seat != hand.turn:
+            if hand.turn not in botset:
+                return None
+            seat = hand.turn
+        action = {"type": "timeout"}
+        events = apply(hand, seat, action)
+    _finish_hand_if_over(match, ms, now)
+    _save(match, ms, seats, now, turn_before, (seat, action["type"], action, MatchAction.Actor.BOT))
+    return events
 
 
 def _bot_view(hand, seat: int) -> dict:
