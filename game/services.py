@@ -620,6 +620,20 @@ def seat_of(match: Match, user) -> int | None:
     return None
 
 
+def played_in(match: Match, user) -> bool:
+    """Whether ``user`` had a seat in ``match``, even one they left (issue 15: a finished
+    match's page always works for its players)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return any(s.user_id == user.pk for s in match.seats.all())
+
+
+def may_view(match: Match, user) -> bool:
+    """Who may see a match without a seat in it: anyone where watching is allowed; a
+    player who left (K-X3) once the match is over, to see its final result."""
+    return match.watchers_allowed or (not match.running and played_in(match, user))
+
+
 def match_replay_iter(match: Match):
     """Rebuild the state from the seed and the action log, one log entry at a time:
     yields ``(action row, state after it)`` — the same state object, changed in place
