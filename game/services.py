@@ -248,10 +248,12 @@ def _locked(match_id: int) -> Match:
 def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rated=True,
                  watchers_allowed=False, host=None, seed: str | None = None,
                  now: datetime | None = None, rematch_of=None,
-                 kind: str = Match.Kind.NORMAL) -> Match:  # fmt: skip
+                 kind: str = Match.Kind.NORMAL, leave_others: bool = False) -> Match:  # fmt: skip
     """Create a match for four seats (a user or None per seat; None seats get a bot of
     ``bot_levels[seat]``, default normal) and deal hand 1 (``match_start``).  ``kind``
-    "trial": the scripted trial hand (``game.trial``, K-X1)."""
+    "trial": the scripted trial hand (``game.trial``, K-X1).  ``leave_others``: the
+    players start this match themselves (the practice form, a lobby table, a rematch):
+    P-5, it counts as leaving the rated matches they still sit in."""
     if tasks not in (5, 8, 12):
         raise ServiceError("bad_tasks")
     if len(users) != 4:
@@ -259,6 +261,9 @@ def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rat
     levels = list(bot_levels or ["normal"] * 4)
     now = _now(now)
     with transaction.atomic():
+        for user in users if leave_others else ():
+            if user is not None:
+                leave_rated_matches(user, now)  # P-5: a new match counts as leaving
         match = Match.objects.create(
             tasks=tasks, rated=rated, watchers_allowed=watchers_allowed, host=host,
             seed=seed or new_seed(), rematch_of=rematch_of, kind=kind,
@@ -270,6 +275,27 @@ def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rat
             MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level)
         match_start(match, now)
     return match
+
+
+def leave_rated_matches(user, now: datetime | None = None) -> list[int]:
+    """P-5: starting a new match of the same game counts as leaving every rated match
+    the player is still seated in and that is still running (K-X3: a bot takes the
+    seat; the ranking counts the leave when that match ends).  Returns their ids."""
+    running = Match.objects.filter(
+        status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
+        kind=Match.Kind.NORMAL,
+        rated=True,
+        seats__user=user,
+        seats__left=False,
+    ).values_list("pk", flat=True)
+    left = []
+    for match_id in sorted(set(running)):
+        try:
+            match_leave(match_id, user, now)
+        except ServiceError:  # closed or left meanwhile
+            continue
+        left.append(match_id)
+    return left
 
 
 def match_start(match: Match, now: datetime) -> None:

@@ -211,6 +211,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         rated=False,
         host=request.user,
         seed=seed,
+        leave_others=True,  # P-5
     )
     return redirect("game:match", match_id=match.pk)
 
