@@ -68,6 +68,8 @@ def match_info(match, seats, st=None) -> dict:
         "warning_seconds": WARNING_SECONDS,
         "host_id": match.host_id,
         "kind": match.kind,
+        # when the next bot move is due: the countdown of a claim window (K-C1, K-C5)
+        "bot_due": _ms(match.bot_due),
     }  # fmt: skip
     if match.kind == match.Kind.TRIAL and st is not None and st.hand:
         info["trial"] = trial.progress(st.hand)  # K-X1: step and hint

@@ -63,6 +63,7 @@ MESSAGES = {
     "server_error": _("Something went wrong; your move was not applied."),
     "replaced": _("You opened this table in another tab; this one is closed."),
     "banned": _("Your account is suspended."),
+    "not_away": _("You are already playing your seat."),
 }
 
 

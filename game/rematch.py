@@ -201,6 +201,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         host=match.host,
         now=now,
         rematch_of=match,
+        leave_others=True,  # P-5
     )
     match.rematch_offer = {**offer, "match_id": new.pk}
     match.save(update_fields=["rematch_offer"])

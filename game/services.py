@@ -111,12 +111,40 @@ def _schedule(match: Match, spec, st, seats: list[MatchSeat], now: datetime,
         if bot_turn and any(_stands_in(seats[s]) for s in acting if s in botset):
             match.bot_due = now  # K-N7: a bot plays an away seat at once
         elif bot_turn or bot_other:
-            match.bot_due = now + timedelta(seconds=settings.KUT_BOT_DELAY_SECONDS)
+            think = bot_think_seconds(match, spec, st, seats, botset)
+            match.bot_due = now + timedelta(seconds=think)
         else:
             match.bot_due = None
     else:
         match.turn_started = None
         match.bot_due = None
+
+
+def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: set[int],
+                      rng: random.Random | None = None) -> float:  # fmt: skip
+    """How long a bot "thinks" before its next move: a human pace (issue 15).
+
+    ``KUT_BOT_DELAY_SECONDS`` is the base (0: "fast bots", every move at once — tests),
+    scaled by the game's ``bot_pace`` (KÜT: taking a tile is quick, 0.8 x base; playing
+    and discarding slower, 1.3 x base) and varied by ±25 % so that a table does not tick
+    like a metronome.  When a human may act out of turn while a bot is to move (KÜT's
+    claim window after a centre draw, K-C1/K-C5), the bot waits at least
+    ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
+    *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
+    base = float(settings.KUT_BOT_DELAY_SECONDS)
+    if base <= 0:
+        return 0.0
+    rng = rng or random
+    think = base * spec.bot_pace(st) * rng.uniform(0.75, 1.25)
+    acting = spec.to_act(st)
+    if any(s in botset for s in acting) and _human_may_act_out_of_turn(spec, st, botset):
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+    return think
+
+
+def _human_may_act_out_of_turn(spec, st, botset: set[int]) -> bool:
+    acting = spec.to_act(st)
+    return any(s not in botset and s not in acting for s in spec.may_act(st))
 
 
 def _stands_in(seat: MatchSeat) -> bool:
@@ -193,8 +221,15 @@ def hand_no_of(spec, st) -> int:
 
 def _apply_timeout(match: Match, spec, st, seats, now) -> list:
     """K-N7 (and each game's own): the server completes the move of the seat whose time
-    ran out; after the game says so, the seat is away and a bot plays it."""
+    ran out; after the game says so, the seat is away and a bot plays it.  A
+    bot-controlled seat never times out (issue 15): its time can only run out because
+    its move was late (a busy worker), so the bot's own move is played instead."""
     seat = spec.to_act(st)[0]
+    botset = _bot_seats(seats)
+    if seat in botset:
+        played = _bot_move(match, spec, st, seats, botset, now, random.Random(), turn_only=True)
+        if played is not None:
+            return played
     turn_before = _turn_key(spec, st)
     events = spec.on_timeout(st, seat, _ts(now))
     ms_seat = seats[seat]
@@ -225,11 +260,14 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
                  level: str = "orta", move_seconds: int | None = None, partners: bool = False,
                  watchers_allowed=False, host=None, seed: str | None = None,
                  now: datetime | None = None, rematch_of=None,
-                 kind: str = Match.Kind.NORMAL) -> Match:  # fmt: skip
+                 kind: str = Match.Kind.NORMAL, leave_others: bool = False) -> Match:  # fmt: skip
     """Create a match of ``game`` (a user or None per seat; None seats get a bot of
     ``bot_levels[seat]``, default the table level's, P-7) and deal hand 1
     (``match_start``).  ``options`` are the game's own (``tasks`` is KÜT's, kept as a
-    shorthand).  ``kind`` "trial": the scripted trial hand (``game.trial``, K-X1)."""
+    shorthand).  ``kind`` "trial": the scripted trial hand (``game.trial``, K-X1).
+    ``leave_others``: the players start this match themselves (the practice form, a
+    lobby table, a rematch): P-5, it counts as leaving the rated matches of the same
+    game they still sit in."""
     try:
         spec = registry.get(game)
     except KeyError:
@@ -251,6 +289,9 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
     levels = list(bot_levels or [default_level] * len(users))
     now = _now(now)
     with transaction.atomic():
+        for user in users if leave_others else ():
+            if user is not None:
+                leave_rated_matches(user, game, now)  # P-5: a new match counts as leaving
         match = Match.objects.create(
             game=game, options=options, level=level, move_seconds=move_seconds,
             partners=partners, rated=rated, watchers_allowed=watchers_allowed, host=host,
@@ -263,6 +304,29 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
             MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level)
         match_start(match, now)
     return match
+
+
+def leave_rated_matches(user, game: str = "kut", now: datetime | None = None) -> list[int]:
+    """P-5: starting a new match of the same game counts as leaving every rated match
+    of that game the player is still seated in and that is still running (K-X3: a bot
+    takes the seat; the ranking counts the leave when that match ends).  Returns their
+    ids."""
+    running = Match.objects.filter(
+        game=game,
+        status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
+        kind=Match.Kind.NORMAL,
+        rated=True,
+        seats__user=user,
+        seats__left=False,
+    ).values_list("pk", flat=True)
+    left = []
+    for match_id in sorted(set(running)):
+        try:
+            match_leave(match_id, user, now)
+        except ServiceError:  # closed or left meanwhile
+            continue
+        left.append(match_id)
+    return left
 
 
 def match_start(match: Match, now: datetime) -> None:
@@ -292,6 +356,8 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     """Apply one action of ``seat``.  Raises ServiceError or an EngineError (whose
     ``code`` is stable); nothing of the refused action is saved."""
     now = _now(now)
+    if isinstance(action, dict) and action.get("type") == "back":
+        return match_back(match_id, seat)  # *Geri döndüm* (K-N7)
     error: Exception | None = None
     with transaction.atomic():
         match = _locked(match_id)
@@ -377,6 +443,26 @@ def _seat_only(match_id: int, match: Match, seats, st, seat: int) -> None:
     broadcast.seat_broadcast(match_id, match, seats, st, seat)
 
 
+def match_back(match_id: int, seat: int) -> Outcome:
+    """K-N7: the player of an away seat says *Geri döndüm*: they play their seat again
+    from now on (the same as acting again, without a move).  Nothing in the hand
+    changes, so the version stays; everyone gets the new seat labels."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running:
+            raise ServiceError("match_not_running")
+        s = match.seats.filter(seat=seat).first()
+        if s is None or s.left or s.user_id is None:
+            raise ServiceError("not_seated")
+        if not s.away:
+            raise ServiceError("not_away")
+        s.away = False
+        s.away_since = None
+        s.save(update_fields=["away", "away_since"])
+        transaction.on_commit(lambda: _presence(match_id))
+    return Outcome(match, [])
+
+
 def match_expire_turn(match_id: int, expected_version: int | None = None,
                       now: datetime | None = None) -> bool:  # fmt: skip
     """Apply the timeout of an overdue turn (idempotent: a second call, or a call for an
@@ -443,41 +529,53 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
         spec = _spec(match)
         st = spec.from_dict(match.state)
         botset = _bot_seats(seats)
-        choice = None
-        if match.kind == Match.Kind.TRIAL:
-            choice = trial.bot_choice(st.hand, botset)  # K-X1: scripted moves, or wait
-        if choice is None:
-            acting = spec.to_act(st)
-            # out of turn first (KÜT's claims, K-C5: in seat order after the turn)
-            order = [s for s in spec.may_act(st) if s not in acting] + list(acting)
-            for s in order:
-                if s not in botset:
-                    continue
-                level = seats[s].bot_level or "normal"
-                action = spec.bot_choose(_bot_view(spec, st, s), level, rng)
-                if action is not None:
-                    choice = (s, action)
-                    break
-        if choice is None or choice == trial.WAIT:
+        if _bot_move(match, spec, st, seats, botset, now, rng) is None:
             match.bot_due = None
             match.save(update_fields=["bot_due"])
             return False
-        seat, action = choice
-        turn_before = _turn_key(spec, st)
-        try:
-            spec.apply(st, seat, action, _ts(now))
-        except EngineError:
-            # never let a bot stall a table: the rules complete its turn instead
-            if seat not in spec.to_act(st):
-                return False
-            action = {"type": "timeout"}
-            spec.on_timeout(st, seat, _ts(now))
-        _finish_hand_if_over(match, spec, st, now)
-        _save(
-            match, spec, st, seats, now, turn_before,
-            (seat, action["type"], action, MatchAction.Actor.BOT),
-        )  # fmt: skip
         return True
+
+
+def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
+              rng: random.Random, turn_only: bool = False) -> list | None:  # fmt: skip
+    """Choose and apply one bot decision (inside the caller's locked transaction): an
+    out-of-turn bot action first (KÜT's claims, K-C5: in seat order after the turn; not
+    with ``turn_only``), else the move of a bot-controlled seat whose turn it is.  Returns
+    the events, or None when no bot has anything to do (nothing is saved then)."""
+    acting = spec.to_act(st)
+    choice = None
+    if match.kind == Match.Kind.TRIAL:
+        choice = trial.bot_choice(st.hand, botset)  # K-X1: scripted moves, or wait
+        if turn_only and choice is not None and choice != trial.WAIT and choice[0] not in acting:
+            choice = None
+    if choice is None:
+        others = [] if turn_only else [s for s in spec.may_act(st) if s not in acting]
+        for s in others + list(acting):
+            if s not in botset:
+                continue
+            level = seats[s].bot_level or "normal"
+            action = spec.bot_choose(_bot_view(spec, st, s), level, rng)
+            if action is not None:
+                choice = (s, action)
+                break
+    if choice is None or choice == trial.WAIT:
+        return None
+    seat, action = choice
+    turn_before = _turn_key(spec, st)
+    try:
+        events = spec.apply(st, seat, action, _ts(now))
+    except EngineError:
+        # never let a bot stall a table: the rules complete its turn instead
+        if seat not in acting:
+            seat = next((s for s in acting if s in botset), None)
+            if seat is None:
+                return None
+        action = {"type": "timeout"}
+        events = spec.on_timeout(st, seat, _ts(now))
+    _finish_hand_if_over(match, spec, st, now)
+    _save(match, spec, st, seats, now, turn_before,
+          (seat, action["type"], action, MatchAction.Actor.BOT))  # fmt: skip
+    return events
 
 
 def _bot_view(spec, st, seat: int) -> dict:
@@ -630,6 +728,20 @@ def seat_of(match: Match, user) -> int | None:
         if s.user_id == user.pk and not s.left:
             return s.seat
     return None
+
+
+def played_in(match: Match, user) -> bool:
+    """Whether ``user`` had a seat in ``match``, even one they left (issue 15: a finished
+    match's page always works for its players)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return any(s.user_id == user.pk for s in match.seats.all())
+
+
+def may_view(match: Match, user) -> bool:
+    """Who may see a match without a seat in it: anyone where watching is allowed; a
+    player who left (K-X3) once the match is over, to see its final result."""
+    return match.watchers_allowed or (not match.running and played_in(match, user))
 
 
 def match_replay_iter(match: Match):

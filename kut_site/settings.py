@@ -380,10 +380,15 @@ LOGGING = {
 
 KUT_TURN_SECONDS = env_int("KUT_TURN_SECONDS", 45)
 KUT_NEXT_HAND_SECONDS = env_int("KUT_NEXT_HAND_SECONDS", 10)
-KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.0)
-# Run bot moves inline right after each commit instead of as Celery tasks (tests).
+# A bot's base think time (issue 15: a human pace; game.services.bot_think_seconds).
+# 0 means "fast bots": every bot move at once (tests).
+KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.2)
+# K-C1/K-C5: a bot that drew from the centre while a human may claim waits this long.
+KUT_CLAIM_WINDOW_SECONDS = env_float("KUT_CLAIM_WINDOW_SECONDS", 2.5)
+# Run bot moves in the process that committed the change instead of as Celery tasks.
 # On by default in the embedded set-up: its in-memory channel layer is per process, so
-# only moves made inside the web process reach the browsers at once.
+# only moves made inside the web process reach the browsers at once.  With a think
+# time they run on a timer thread of that process (game.runner), else at once.
 KUT_BOTS_INLINE = env_bool("KUT_BOTS_INLINE", EMBEDDED)
 # Browser tests only: the practice form may fix the deal's seed. Never without DEBUG.
 KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)

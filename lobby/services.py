@@ -353,6 +353,7 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
                     watchers_allowed=table.watchers_allowed,
                     host=table.host,
                     now=now,
+                    leave_others=True,  # P-5: starting a new match counts as leaving
                 )
             except game_services.ServiceError as exc:
                 log.warning("table %s could not start: %s", table.pk, exc)

@@ -119,6 +119,11 @@ class Game(Protocol):
         """What the server does for ``seat`` when its move time runs out."""
         ...
 
+    def bot_pace(self, state: Any) -> float:
+        """How long a bot thinks about its next move, relative to the site's base pace
+        (1.0; quicker for a plain draw, slower for a hard choice)."""
+        ...
+
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         """A bot's action for the view's seat at ``level`` (BOT_LEVELS), or None."""
         ...

@@ -115,6 +115,9 @@ class ToyGame:
             raise RuleError("not_your_turn")
         return self._add(state, seat, 1)
 
+    def bot_pace(self, state: dict) -> float:
+        return 1.0
+
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         if view["turn"] != view["me"]:
             return None

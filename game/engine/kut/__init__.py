@@ -23,6 +23,37 @@ from ..timing import AWAY_AFTER_TIMEOUTS
 from ..transitions import apply
 from ..views import can_claim, view_for
 
+DREW_SELF = ("draw", "take_discard", "open", "new_groups", "lay_off", "auto_lay_off", "undo")
+
+
+def timeout_notes(ms: MatchState) -> list[dict]:
+    """What the timer did for each seat whose last turn ran out (K-N7), so that a
+    timeout is never silent: ``{"seat", "hand_no", "at", "drew", "tile"}`` — ``at`` the
+    entry's place in the hand's log (the client shows each note once), ``drew`` whether
+    the server drew from the centre for the player, ``tile`` the discarded face.  Public
+    facts only (which tile was drawn is never said)."""
+    hand = ms.hand
+    if hand is None or not any(hand.timeouts):
+        return []
+    notes = []
+    log = hand.log
+    for seat in range(SEATS):
+        if not hand.timeouts[seat]:
+            continue
+        for at in range(len(log) - 1, -1, -1):
+            entry = log[at]
+            if entry.get("seat") == seat and entry.get("type") == "timeout":
+                before = at - 1
+                while before >= 0 and log[before].get("type") == "claim":
+                    before -= 1
+                # the hand's first turn starts with 15 tiles: nothing to draw
+                prior = log[before] if before >= 0 else {"seat": seat, "type": "draw"}
+                drew = not (prior.get("seat") == seat and prior.get("type") in DREW_SELF)
+                notes.append({"seat": seat, "hand_no": ms.hand_no, "at": at, "drew": drew,
+                              "tile": entry.get("tile")})  # fmt: skip
+                break
+    return notes
+
 
 class KutGame:
     key = "kut"
@@ -80,7 +111,9 @@ class KutGame:
         return logged_form(action)
 
     def view_for(self, state: MatchState, seat: int | None) -> dict:
-        return view_for(state.hand, seat)
+        view = view_for(state.hand, seat)
+        view["timeouts"] = timeout_notes(state)  # K-N7: a timeout is never silent
+        return view
 
     def to_act(self, state: MatchState) -> tuple[int, ...]:
         hand = state.hand
@@ -96,6 +129,10 @@ class KutGame:
 
     def on_timeout(self, state: MatchState, seat: int, now: float) -> list[dict]:
         return self._recorded(state, apply(state.hand, seat, {"type": "timeout"}))  # K-N7
+
+    def bot_pace(self, state: MatchState) -> float:
+        hand = state.hand
+        return 0.8 if hand is not None and hand.phase == "take" else 1.3
 
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         if view.get("turn") == view.get("me"):
