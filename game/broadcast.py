@@ -5,7 +5,7 @@ watcher view.  Frames carry the match version so that a client that misses one n
 the gap and asks for a fresh snapshot.
 
 One change is ONE message on the fan-out topic ``match.<id>`` (``kut_site.fanout``),
-holding the four seat frames and the watcher frame as ready JSON text, built once for
+holding each seat's frame and the watcher frame (last) as ready JSON text, built once for
 all (``game.frames.frame_texts``); each process with sockets of the match receives it
 once and each socket forwards only its own part (``MatchConsumer.fanout_deliver``).
 It is published from the thread that committed the change, right after the commit.
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import logging
 
-from game.frames import frame_texts
+from game.frames import frame_text, frame_texts, match_frame
 from game.models import Match
 from kut_site import fanout
 
 log = logging.getLogger(__name__)
 
-WATCHERS = 4  # the part of a broadcast for the watchers; parts 0-3 are the seats
+WATCHERS = -1  # the part of a broadcast for the watchers: the last; parts 0..n-1 are the seats
 
 
 def match_topic(match_id: int) -> str:
@@ -47,3 +47,34 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
         fanout.publish(match_topic(match_id), [*texts, watch])
     except Exception:  # Redis unreachable: a committed change stays; clients resync
         log.warning("broadcast to match %s failed", match_id, exc_info=True)
+
+
+def seat_broadcast(match_id: int, match: Match, seats, ms, seat: int) -> None:
+    """A change only ``seat`` may see (its rack layout): the seat's frame to that seat's
+    sockets, nothing to the other seats or the watchers (issue 16)."""
+    parts: list = [None] * (len(seats) + 1)  # every seat's part, then the watchers'
+    parts[seat] = frame_text(match_frame(match, seat, seats, ms))
+    try:
+        fanout.publish(match_topic(match_id), parts)
+    except Exception:  # Redis unreachable: the seat's client resyncs
+        log.warning("layout frame to match %s failed", match_id, exc_info=True)
+
+
+def seat_owner_group(match_id: int, seat: int) -> str:
+    """The sockets of the player sitting at ``seat`` (in every process)."""
+    return f"match.{match_id}.seat.{seat}.owner"
+
+
+def seat_left(match_id: int, seat: int) -> None:
+    """K-X3, issue 16: the player left: close that seat's sockets in every process at
+    once (``MatchConsumer.seat_left``); the service refuses their actions meanwhile."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(seat_owner_group(match_id, seat), {"type": "seat.left"})
+    except Exception:  # a committed leave stands; the service refuses what they send
+        log.warning("closing the sockets of match %s seat %s failed", match_id, seat)

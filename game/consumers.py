@@ -13,17 +13,18 @@ import json
 import logging
 import time
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
 from game import services
-from game.broadcast import WATCHERS, match_topic
+from game.broadcast import WATCHERS, match_topic, seat_owner_group
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
 from game.messages import message_for
 from game.models import Match
-from kut_site import counters, fanout
+from kut_site import counters, fanout, sockets
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,9 @@ RATE_BURST = 30.0
 # a player flooding from several tabs or processes does.
 USER_RATE_LIMIT = 100
 USER_RATE_WINDOW = 5  # seconds
+# A ping is answered here, with no database and no shared counter (issue 16).
+PING = '{"type":"ping"}'
+PONG = '{"type":"pong"}'
 
 
 def user_request_allowed(user_id: int) -> bool:
@@ -53,6 +57,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
     seat: int | None = None
     topic: str | None = None
+    counted = False  # this socket counts against the user's limit (kut_site.sockets)
+    left = False  # the player left the match (K-X3): nothing more is sent or taken
 
     # -- connection ------------------------------------------------------------------
     async def connect(self):
@@ -63,18 +69,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if user_is_banned(user):  # a banned player cannot act (accounts.bans)
             await self.close(code=4003)
             return
+        # issue 16: at most KUT_SOCKETS_PER_USER sockets per user, over all processes
+        self.counted = await sync_to_async(sockets.enter, thread_sensitive=False)(
+            user.pk, self.channel_name
+        )
+        if not self.counted:
+            await self.close(code=4029)
+            return
+        self.refreshed = time.monotonic()
         try:
             self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         except (KeyError, ValueError):
-            await self.close(code=4004)
+            await self._refuse(4004)
             return
         info = await self._seat_info(user)
         if info is None:
-            await self.close(code=4004)
+            await self._refuse(4004)
             return
         seat, watchers_allowed = info
         if seat is None and not watchers_allowed:
-            await self.close(code=4003)
+            await self._refuse(4003)
             return
         self.seat = seat
         self.topic = match_topic(self.match_id)  # fanout_deliver picks this socket's frame
@@ -83,7 +97,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.replaced = False
         if seat is not None:
             # one active connection per seat: an older tab is told why and closed
-            self.owner_group = f"match.{self.match_id}.seat.{seat}.owner"
+            self.owner_group = seat_owner_group(self.match_id, seat)
             await self.channel_layer.group_send(self.owner_group, {"type": "seat.replaced"})
             await self.channel_layer.group_add(self.owner_group, self.channel_name)
         await self.channel_layer.group_add(f"user.{user.pk}", self.channel_name)
@@ -93,7 +107,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.match_seat_connected)(self.match_id, seat, True)
         await self.send_snapshot()
 
+    async def _refuse(self, code: int) -> None:
+        await self._uncount()
+        await self.close(code=code)
+
+    async def _uncount(self) -> None:
+        if self.counted:
+            self.counted = False
+            user = self.scope["user"]
+            await sync_to_async(sockets.leave, thread_sensitive=False)(user.pk, self.channel_name)
+
     async def disconnect(self, code):
+        await self._uncount()
+        try:
+            await self._leave_groups()
+        finally:
+            # the layer's Redis connections a burst of sockets opened go back (issue 16)
+            await sockets.trim_idle_connections(self.channel_layer)
+
+    async def _leave_groups(self):
         if self.topic:
             await fanout.leave(self.topic, self)
             user = self.scope.get("user")
@@ -111,7 +143,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = Match.objects.get(pk=self.match_id)
         except Match.DoesNotExist:
             return None
-        return services.seat_of(match, user), match.watchers_allowed
+        return services.seat_of(match, user), services.may_view(match, user)
 
     @database_sync_to_async
     def _frame(self):
@@ -138,6 +170,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.left:
+            return  # closing: the player left the match
+        if text_data == PING:  # the cheap path: no parsing, no database (issue 16)
+            if self._allow():
+                await self.send(text_data=PONG)
+                await self._keep_counted()
+            else:
+                await self.send_error("rate_limited")
+            return
         if text_data is None:
             await self.send_error("bad_json")
             return
@@ -159,11 +200,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if kind == "sync":
             await self.handle_sync()
         elif kind == "ping":
-            await self.send(text_data=json.dumps({"type": "pong"}))
+            await self.send(text_data=PONG)
+            await self._keep_counted()
         elif kind == "action":
             await self.handle_action(msg)
         else:
             await self.send_error("unknown_message")
+
+    async def _keep_counted(self) -> None:
+        """Now and then, the socket's place in the shared count is renewed."""
+        if self.counted and time.monotonic() - self.refreshed > sockets.REFRESH_AFTER:
+            self.refreshed = time.monotonic()
+            user = self.scope["user"]
+            await sync_to_async(sockets.refresh, thread_sensitive=False)(user.pk, self.channel_name)
 
     async def handle_action(self, msg: dict):
         if self.seat is None:
@@ -204,16 +253,21 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.exception("snapshot failed on match %s", self.match_id)
             await self.send_error("server_error")
             return
-        if frame is None:
-            await self.send_error("rate_limited")
+        if isinstance(frame, str):
+            await self.send_error(frame)
         else:
             await self.send(text_data=frame_text(frame))
 
-    def _sync_frame(self) -> dict | None:
-        """A snapshot on request (counted against the per-user limit: None over it)."""
+    def _sync_frame(self) -> dict | str:
+        """A snapshot on request (counted against the per-user limit), or the code of
+        the error that refuses it."""
         if not user_request_allowed(self.scope["user"].pk):
-            return None
-        return match_frame(Match.objects.get(pk=self.match_id), self.seat)
+            return "rate_limited"
+        match = Match.objects.get(pk=self.match_id)
+        seats = list(match.seats.select_related("user"))
+        if self.seat is not None and any(s.seat == self.seat and s.left for s in seats):
+            return "left"  # K-X3: the seat is the bot's now, and so is its rack
+        return match_frame(match, self.seat, seats)
 
     def _act(self, action: dict, version: int | None) -> Exception | None:
         """One action, with the per-user limit counted in the same thread hop.  Returns
@@ -242,7 +296,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         frames of all four seats and the watchers as JSON text; this socket sends its
         own seat's only, a watcher the watcher frame."""
         text = parts[WATCHERS if self.seat is None else self.seat]
-        if text is not None:
+        if text is not None and not self.left:
             await self.send(text_data=text)
 
     async def fanout_resync(self):
@@ -258,6 +312,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.replaced = True
         await self.send_error("replaced")
         await self.close(code=4009)
+
+    async def seat_left(self, event):
+        """The player left the match (``services.match_leave``, any process): this
+        socket stops at once (K-X3, issue 16)."""
+        self.left = True
+        self.replaced = True  # the seat's presence is no longer this socket's to set
+        await self.send_error("left")
+        await self.close(code=4010)
 
     async def user_kick(self, event):
         await self.send_error(event.get("reason", "kicked"))

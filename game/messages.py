@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 MESSAGES = {
     "bad_action": _("That move could not be understood."),
     "unknown_action": _("There is no such move."),
+    "left": _("You left this match; a bot plays your seat."),
+    "too_many_sockets": _("You have too many tables open. Close one and try again."),
     "bad_seat": _("There is no such seat."),
     "hand_over": _("The hand is over."),
     "not_your_turn": _("It is not your turn."),
@@ -61,6 +63,7 @@ MESSAGES = {
     "server_error": _("Something went wrong; your move was not applied."),
     "replaced": _("You opened this table in another tab; this one is closed."),
     "banned": _("Your account is suspended."),
+    "not_away": _("You are already playing your seat."),
 }
 
 

@@ -25,9 +25,13 @@ class Match(models.Model):
         NORMAL = "normal", _("Match")
         TRIAL = "trial", _("Trial hand")  # K-X1: recorded nowhere (no history, no ranking)
 
-    game = models.CharField(max_length=20, default="kut")
+    game = models.CharField(max_length=20, default="kut")  # a key of game.engine.registry
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
-    tasks = models.PositiveSmallIntegerField(choices=[(5, "5"), (8, "8"), (12, "12")])
+    # the game's own options, as its GAME.clean_options returned them (KÜT: {"tasks": 8})
+    options = models.JSONField(default=dict, blank=True)
+    level = models.CharField(max_length=8, default="orta")  # P-7: acemi / orta / usta
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # P-6 (rated)
+    partners = models.BooleanField(default=False)  # P-8: seats 0+2 against 1+3
     rated = models.BooleanField(default=True)
     watchers_allowed = models.BooleanField(default=False)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
@@ -62,6 +66,11 @@ class Match(models.Model):
     def running(self) -> bool:
         return self.status in (self.Status.PLAYING, self.Status.BETWEEN)
 
+    @property
+    def tasks(self) -> int | None:
+        """KÜT's number of tasks (K-M2), one of its options."""
+        return (self.options or {}).get("tasks")
+
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
@@ -77,6 +86,9 @@ class MatchSeat(models.Model):
     left = models.BooleanField(default=False)  # K-X3: left the match; a bot took over
     left_at = models.DateTimeField(null=True, blank=True)
     left_in_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The seat's private rack-layout changes so far (``services.match_apply_action``):
+    # they never change the match version the other seats act on (issue 16).
+    layout_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -94,7 +106,13 @@ class MatchSeat(models.Model):
 
 
 class MatchAction(models.Model):
-    """Append-only: one row per accepted action, in version order."""
+    """Append-only: one row per accepted action, in the order it was applied.
+
+    A shared change produces the match version ``version`` (``layout_version`` 0).  A
+    seat's private rack-layout change (K-R2..K-R4) changes no shared version: it is
+    logged at the version it was applied to, with that seat's own ``layout_version``.
+    Layout rows of different seats touch different racks and commute, so the order
+    (version, layout_version, seat) replays every rack exactly."""
 
     class Actor(models.TextChoices):
         HUMAN = "human", _("Player")
@@ -104,6 +122,7 @@ class MatchAction(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField()  # the match version this action produced
+    layout_version = models.PositiveIntegerField(default=0)  # >0: a seat's layout change
     hand_no = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=20)
@@ -113,9 +132,16 @@ class MatchAction(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["match", "version"], name="matchaction_unique_version"),
-        ]
-        ordering = ["match", "version"]
+            models.UniqueConstraint(
+                fields=["match", "version"], condition=models.Q(layout_version=0),
+                name="matchaction_unique_version",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "seat", "layout_version"],
+                condition=models.Q(layout_version__gt=0), name="matchaction_unique_layout",
+            ),
+        ]  # fmt: skip
+        ordering = ["match", "version", "layout_version", "seat"]
 
     def __str__(self) -> str:
         return f"{self.match_id} v{self.version} {self.kind}"

@@ -58,6 +58,7 @@ class _Plan(NamedTuple):
     seats: str
     save: str
     save_logged: str
+    save_layout: str
     match_fields: tuple
     seat_fields: tuple
     user_fields: tuple
@@ -92,7 +93,15 @@ def _plan() -> _Plan:
         f"({', '.join(_q(f.column) for f in a_fields)}) "
         f"VALUES ({', '.join(['%s'] * len(a_fields))})"
     )
-    return _Plan(lock, seats, update, f"WITH logged AS ({insert}) {update}",
+    # a seat's private layout change: its log row, the seat's layout version, the state
+    layout = (
+        f"WITH logged AS ({insert}), seat AS (UPDATE {_q(MatchSeat._meta.db_table)} "
+        f"SET {_q(seat_col('layout_version').column)} = %s "
+        f"WHERE {_q(seat_col('match').column)} = %s AND {_q(seat_col('seat').column)} = %s) "
+        f"UPDATE {_q(Match._meta.db_table)} SET {_q(Match._meta.get_field('state').column)} = %s "
+        f"WHERE {_q(Match._meta.pk.column)} = %s"
+    )
+    return _Plan(lock, seats, update, f"WITH logged AS ({insert}) {update}", layout,
                  m_fields, s_fields, u_fields, mutable, a_fields)  # fmt: skip
 
 
@@ -184,5 +193,24 @@ def save_match(match: Match, log: MatchAction | None) -> None:
         params = logged + params
     with _cursor() as cursor:
         cursor.execute(statement, params)
+        if cursor.rowcount != 1:
+            raise Match.DoesNotExist(f"match {match.pk} was not updated")
+
+
+def save_layout(match: Match, seat: MatchSeat, log: MatchAction) -> None:
+    """Store a seat's private layout change: the match's state only (no shared field:
+    not the version, not a deadline), the seat's ``layout_version`` and the log row, in
+    one statement."""
+    if not fast():
+        log.save(force_insert=True)
+        seat.save(update_fields=["layout_version"])
+        match.save(update_fields=["state"])
+        return
+    plan = _plan()
+    logged = [f.get_db_prep_save(f.pre_save(log, add=True), connection) for f in plan.action_fields]
+    params = [*logged, seat.layout_version, match.pk, seat.seat,
+              Jsonb(match.state, dumps=orjson.dumps), match.pk]  # fmt: skip
+    with _cursor() as cursor:
+        cursor.execute(plan.save_layout, params)
         if cursor.rowcount != 1:
             raise Match.DoesNotExist(f"match {match.pk} was not updated")

@@ -53,8 +53,10 @@ def _each(rows, step, now: datetime, what: str) -> int:
 
 def sweep(now: datetime) -> int:
     """Apply everything that is due at ``now``: overdue turns get their timeout (K-N6,
-    K-N7), finished hands their next deal (K-M4), bots whose move task is overdue by
-    ``BOT_GRACE`` one move.  Returns how many changes were made."""
+    K-N7) — a bot-controlled seat's overdue turn gets the bot's move instead, bots never
+    time out (``services._apply_timeout``) —, finished hands their next deal (K-M4), bots
+    whose move task is overdue by ``BOT_GRACE`` one move.  Returns how many changes were
+    made."""
     from game.services import match_expire_turn, match_next_hand, match_play_bot
 
     playing = Match.objects.filter(status=Match.Status.PLAYING)

@@ -50,3 +50,9 @@ def _tune_gc() -> None:
 
 
 _tune_gc()
+
+# Inside daphne: slow HTTP clients are cut off (kut_site.slowclients, issue 16).
+from kut_site import slowclients  # noqa: E402
+
+if slowclients.under_daphne():
+    slowclients.install()

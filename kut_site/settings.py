@@ -150,18 +150,40 @@ TEMPLATES = [
 # ----------------------------------------------------------------------- database
 
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
-            conn_health_checks=True,
-        )
-    }
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+    postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    # PostgreSQL connections come from a pool in each process (Django's psycopg pool,
+    # issue 16): every request and socket call borrows one and gives it back, so a
+    # process never holds more than DB_POOL_MAX_SIZE.  Django's own persistent
+    # connections (CONN_MAX_AGE) are not safe under ASGI: each request ran in a thread of
+    # its own and left its connection open until PostgreSQL refused new clients.
+    DB_POOL = postgres and env_bool("DB_POOL", True)
+    DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 2)
+    DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 10)
+    DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 10.0)  # seconds a call waits for one
+    conn_max_age = env_int("DB_CONN_MAX_AGE", 0)
+    if DB_POOL:
+        if conn_max_age:
+            raise ImproperlyConfigured(
+                "DB_CONN_MAX_AGE must be 0 with the connection pool (DB_POOL=1): the pool "
+                "keeps the connections; persistent ones leak under ASGI."
+            )
+        if not 1 <= DB_POOL_MIN_SIZE <= DB_POOL_MAX_SIZE:
+            raise ImproperlyConfigured("DB_POOL_MIN_SIZE must be 1..DB_POOL_MAX_SIZE.")
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": DB_POOL_MIN_SIZE,
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            # a connection idle this long is closed (down to min_size)
+            "max_idle": env_float("DB_POOL_MAX_IDLE", 300.0),
+        }
+    DATABASES["default"]["CONN_MAX_AGE"] = conn_max_age
     # game.rows prepares the move's few statements on each connection (PostgreSQL then
     # skips parsing and planning them).  Nothing else is prepared: Django's cursors
-    # bind on the client, and the threshold is out of reach.  Off (DB_PREPARED_STATEMENTS
-    # =0) behind a connection pooler that cannot keep prepared statements.
-    postgres = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    # bind on the client, and the threshold is out of reach.  A pooled connection keeps
+    # its prepared statements from one borrower to the next (the pool resets nothing but
+    # an open transaction).  Off (DB_PREPARED_STATEMENTS=0) behind an external pooler
+    # that cannot keep prepared statements.
     if postgres and env_bool("DB_PREPARED_STATEMENTS", True):  # (a sqlite:/// URL: no)
         DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 10**9
 else:
@@ -215,7 +237,8 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "kut",
+            # the shared counters (rate limits, sockets per user) live under it too
+            "KEY_PREFIX": env_str("KUT_CACHE_PREFIX") or "kut",
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -357,10 +380,15 @@ LOGGING = {
 
 KUT_TURN_SECONDS = env_int("KUT_TURN_SECONDS", 45)
 KUT_NEXT_HAND_SECONDS = env_int("KUT_NEXT_HAND_SECONDS", 10)
-KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.0)
-# Run bot moves inline right after each commit instead of as Celery tasks (tests).
+# A bot's base think time (issue 15: a human pace; game.services.bot_think_seconds).
+# 0 means "fast bots": every bot move at once (tests).
+KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.2)
+# K-C1/K-C5: a bot that drew from the centre while a human may claim waits this long.
+KUT_CLAIM_WINDOW_SECONDS = env_float("KUT_CLAIM_WINDOW_SECONDS", 2.5)
+# Run bot moves in the process that committed the change instead of as Celery tasks.
 # On by default in the embedded set-up: its in-memory channel layer is per process, so
-# only moves made inside the web process reach the browsers at once.
+# only moves made inside the web process reach the browsers at once.  With a think
+# time they run on a timer thread of that process (game.runner), else at once.
 KUT_BOTS_INLINE = env_bool("KUT_BOTS_INLINE", EMBEDDED)
 # Browser tests only: the practice form may fix the deal's seed. Never without DEBUG.
 KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
@@ -382,3 +410,10 @@ KUT_LEAVER_BAN_SECONDS = env_int("KUT_LEAVER_BAN_SECONDS", 2 * 3600)
 KUT_LOGIN_FAILURES_PER_USERNAME = env_int("KUT_LOGIN_FAILURES_PER_USERNAME", 5)
 KUT_LOGIN_FAILURES_PER_IP = env_int("KUT_LOGIN_FAILURES_PER_IP", 20)
 KUT_LOGIN_WINDOW_SECONDS = env_int("KUT_LOGIN_WINDOW_SECONDS", 60)
+# Sockets one user may hold open at once, over all processes (kut_site.sockets).
+KUT_SOCKETS_PER_USER = env_int("KUT_SOCKETS_PER_USER", 8)
+# Under daphne: a whole HTTP request must arrive within this many seconds of the
+# connection (or of the previous response), and an idle connection closes after
+# KUT_HTTP_IDLE_SECONDS (kut_site.slowclients).
+KUT_HTTP_REQUEST_SECONDS = env_float("KUT_HTTP_REQUEST_SECONDS", 10.0)
+KUT_HTTP_IDLE_SECONDS = env_float("KUT_HTTP_IDLE_SECONDS", 30.0)

@@ -3,7 +3,9 @@ from django.urls import include, path
 
 from lobby.views_history import player_profile
 
-from . import views
+from . import admin_safety, views
+
+admin_safety.protect(admin.site)  # no admin URL filters on a seed, a state… (issue 16)
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -20,6 +20,9 @@ Conventions every game follows:
 * Views are JSON-ready dicts holding only what that seat (or a watcher, ``seat=None``)
   may see (P-1): never another seat's tiles or cards, the deck order or the seed.
 * Bots choose from a view, never from the state (P-1).
+* ``apply`` and ``on_timeout`` leave the state complete: when an action ends a hand, its
+  result is in ``hand_results`` and ``match_result`` at once, and ``match_over`` is true
+  if it was the last hand; ``start_next_hand`` then only deals.
 """
 
 from __future__ import annotations
@@ -65,6 +68,9 @@ class Game(Protocol):
     lower_is_better: bool  # KÜT and KDVli count points against you
     default_move_seconds: int  # P-6 default
     fixed_move_seconds: bool  # KÜT's fixed 45 s (K-N6): the host cannot change it
+    # action types that change only the acting seat's private arrangement (KÜT's rack
+    # layout): never another seat's business — no shared version, no clock, no broadcast
+    private_kinds: frozenset[str]
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         """Validated per-game options (with defaults filled in); raises InputError."""
@@ -82,12 +88,27 @@ class Game(Protocol):
         """Play ``action`` for ``seat``; events, or an EngineError and no change."""
         ...
 
+    def log_form(self, action: dict) -> dict:
+        """An accepted action as the append-only log keeps it: only the keys the rules
+        read (no client junk), so that replaying the log gives the same state."""
+        ...
+
     def view_for(self, state: Any, seat: int | None) -> dict:
         """What one seat (or a watcher, ``None``) may see."""
         ...
 
     def to_act(self, state: Any) -> tuple[int, ...]:
         """The seats whose move the clock is waiting for (empty between hands)."""
+        ...
+
+    def turn_key(self, state: Any) -> Any:
+        """A JSON-ready value that changes exactly when a new turn starts (the move
+        clock restarts then, P-6)."""
+        ...
+
+    def away_after_timeout(self, state: Any, seat: int) -> bool:
+        """After a timeout of ``seat``: is the seat now *away* (a bot plays it at once
+        until its player acts again)?"""
         ...
 
     def may_act(self, state: Any) -> tuple[int, ...]:
@@ -98,6 +119,11 @@ class Game(Protocol):
         """What the server does for ``seat`` when its move time runs out."""
         ...
 
+    def bot_pace(self, state: Any) -> float:
+        """How long a bot thinks about its next move, relative to the site's base pace
+        (1.0; quicker for a plain draw, slower for a hard choice)."""
+        ...
+
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         """A bot's action for the view's seat at ``level`` (BOT_LEVELS), or None."""
         ...
@@ -105,7 +131,7 @@ class Game(Protocol):
     def hand_over(self, state: Any) -> bool: ...
 
     def start_next_hand(self, state: Any, rng: random.Random) -> list[dict]:
-        """Record the finished hand and deal the next (raises RuleError when over)."""
+        """Deal the next hand after a finished one (raises RuleError when over)."""
         ...
 
     def match_over(self, state: Any) -> bool: ...

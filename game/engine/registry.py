@@ -64,3 +64,12 @@ def command(name: str, data: Any) -> Callable[[Any], dict]:
 def get(key: str):
     """The registered game's GAME object (raises KeyError for an unknown key)."""
     return importlib.import_module(GAMES[key].package).GAME
+
+
+def playable(key: str) -> bool:
+    """Whether the site can seat players at ``key``: its package is there and names a
+    table template (games still being built are shown as coming soon)."""
+    try:
+        return bool(getattr(get(key), "table_template", None))
+    except (KeyError, ImportError, AttributeError):
+        return False

@@ -78,6 +78,7 @@ def table_extras_config(match, csrf_token) -> dict:
                 "declined": _("You declined the rematch; a bot takes your seat."),
                 "starting": _("The rematch is starting…"),
                 "started_without": _("The rematch has started without you."),
+                "started": _("The rematch of this match has started."),
                 "go": _("Go to the new table"),
                 "yes": _("plays"),
                 "no": _("declined"),

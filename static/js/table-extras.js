@@ -11,6 +11,9 @@ const trialCard = document.querySelector(".kx-trial");
 const rematchCard = document.querySelector(".kx-rematch");
 let navigating = false;
 let lastRematchKey = "";
+// Only a page that saw the invitation before the rematch started moves on to it; a
+// finished match's page opened later stays on its final result (with a link).
+let awaitingRematch = false;
 
 function fmt(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
@@ -119,16 +122,22 @@ function showRematch(frame) {
   const choose = () =>
     [5, 8, 12].map((n) => button(fmt(R.tasks, { n }), () => post(cfg.offer, { tasks: n }), offer && offer.tasks !== n));
 
+  if (!(offer && offer.match_id)) awaitingRematch = host || mine === "yes";
   if (offer && offer.match_id) {
     if (host || mine === "yes") {
-      rematchCard.dataset.state = "starting";
-      text.textContent = R.starting;
       const link = document.createElement("a");
       link.className = "button button-small";
       link.href = offer.url;
       link.textContent = R.go;
       buttons.append(link);
       rematchCard.hidden = false;
+      if (!awaitingRematch) {
+        rematchCard.dataset.state = "started";
+        text.textContent = R.started;
+        return;
+      }
+      rematchCard.dataset.state = "starting";
+      text.textContent = R.starting;
       setTimeout(() => go(offer.url), 600);
       return;
     }

@@ -59,7 +59,6 @@ class CeleryStack:
             KUT_VAR_DIR=str(self.workdir / "var"),  # filesystem broker folders, if used
             KUT_CELERY_QUEUE=self.queue,
             PYTHONUNBUFFERED="1",
-            DB_CONN_MAX_AGE="60",  # as in production: no new connection per task
         )
         if redis_url:
             env["REDIS_URL"] = redis_url

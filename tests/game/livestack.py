@@ -54,7 +54,8 @@ _SITE_VARS = {
     "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "KUT_BOTS_INLINE", "KUT_BOT_DELAY_SECONDS",
     "KUT_TURN_SECONDS", "KUT_NEXT_HAND_SECONDS", "DJANGO_ALLOW_ASYNC_UNSAFE",
-    "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "KUT_CHANNEL_PREFIX",
+    "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "KUT_CHANNEL_PREFIX", "KUT_CACHE_PREFIX", "DB_CONN_MAX_AGE", "DB_POOL",
+    "DB_POOL_MIN_SIZE", "DB_POOL_MAX_SIZE", "KUT_TRUSTED_PROXIES",
 }  # fmt: skip
 
 # Channel-layer keys of this test run: other runs on the same Redis (same match and
@@ -146,7 +147,9 @@ class Daphne:
     """One daphne process on a fixed port; ``start`` again after ``kill`` restarts it
     on the same port."""
 
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path, unlocked: bool = False):
+    def __init__(self, name: str, env: dict[str, str], log_dir: Path, unlocked: bool = False,
+                 extra_args: tuple[str, ...] = ()):  # fmt: skip
+        self.extra_args = list(extra_args)  # daphne options (before the application)
         self.name = name
         self.env = env
         self.port = free_port()
@@ -161,7 +164,8 @@ class Daphne:
 
     def spawn(self) -> None:
         assert self.proc is None or self.proc.poll() is not None, "already running"
-        args = ["-b", "127.0.0.1", "-p", str(self.port), "kut_site.asgi:application"]
+        args = ["-b", "127.0.0.1", "-p", str(self.port), *self.extra_args,
+                "kut_site.asgi:application"]  # fmt: skip
         if self.unlocked:
             cmd = [sys.executable, "-c", _UNLOCKED_LAUNCHER, *args]
         else:

@@ -82,7 +82,8 @@ def test_replaying_the_log_reproduces_the_state(players):
         else:
             hand = _hand(m)
             if hand.turn == 0:
-                services.match_apply_action(m.pk, 0, {"type": "timeout"}, m.version)
+                services.match_apply_action(m.pk, 0, {"type": "timeout"}, m.version,
+                                            actor=MatchAction.Actor.TIMER)  # fmt: skip
             else:
                 services.match_play_bot(m.pk)
         m.refresh_from_db()

@@ -56,6 +56,26 @@ def test_prepared_statements_only_on_postgresql_and_can_be_turned_off():
     assert "prepare_threshold" not in off["database_options"]
 
 
+def test_postgresql_connections_come_from_a_pool_never_persistent_ones():
+    """Issue 16: Django's persistent connections (CONN_MAX_AGE) leaked one PostgreSQL
+    connection per request under daphne; the pool bounds them per process.  A nonzero
+    DB_CONN_MAX_AGE with the pool is refused, not silently half-applied."""
+    pg = "postgres://kut:pw@db.example:5432/kut"
+    snap = settings_snapshot(DATABASE_URL=pg, DEBUG="1", DB_POOL_MAX_SIZE="7")
+    assert snap["conn_max_age"] == 0
+    pool = snap["database_options"]["pool"]
+    assert (pool["min_size"], pool["max_size"]) == (2, 7)
+    assert snap["database_options"]["prepare_threshold"] == 10**9  # kept per connection
+    sqlite = settings_snapshot(DATABASE_URL="sqlite:////tmp/kut-settings.sqlite3", DEBUG="1")
+    assert "pool" not in sqlite["database_options"]
+    result = run_python("import django; django.setup()", DATABASE_URL=pg, DEBUG="1",
+                        DB_CONN_MAX_AGE="60")  # fmt: skip
+    assert result.returncode != 0
+    assert "DB_CONN_MAX_AGE must be 0" in result.stderr
+    off = settings_snapshot(DATABASE_URL=pg, DEBUG="1", DB_POOL="0")
+    assert "pool" not in off["database_options"]
+
+
 def test_secret_key_is_required_without_debug():
     result = run_python("import django; django.setup()", DEBUG="0")
     assert result.returncode != 0

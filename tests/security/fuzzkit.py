@@ -43,7 +43,7 @@ from game.engine.match import MatchState
 from game.engine.rack import CELLS, VALID_SEPARATORS
 from game.engine.tiles import NUM_TILES
 from game.engine.views import can_claim, view_for
-from game.models import Match, MatchAction
+from game.models import Match, MatchAction, MatchSeat
 from tests.engine.test_properties import all_tiles
 
 MAX_BYTES = consumers.MAX_FRAME_BYTES
@@ -453,7 +453,8 @@ class Harness:
         """The log holds exactly the accepted frames, contiguous; replay == state."""
         self.loop.run_until_complete(self._disconnect_all())
         m = Match.objects.get(pk=self.match_id)
-        versions = list(m.actions.order_by("version").values_list("version", flat=True))
+        shared = m.actions.filter(layout_version=0)  # private layout rows keep the version
+        versions = list(shared.order_by("version").values_list("version", flat=True))
         if versions != list(range(1, m.version + 1)):
             raise FuzzFailure(f"match {m.pk}: log versions not contiguous: {versions[:20]}…")
         humans = m.actions.filter(actor=MatchAction.Actor.HUMAN).count()
@@ -487,6 +488,11 @@ class Harness:
         self.row = Match.objects.only("version", "status", "state").get(pk=self.match_id)
         self.version = self.row.version
         self.state = self.row.state
+        self.layouts = list(
+            MatchSeat.objects.filter(match_id=self.match_id)
+            .order_by("seat")
+            .values_list("layout_version", flat=True)
+        )
         return self.row
 
     def start(self) -> None:
@@ -509,6 +515,7 @@ class Harness:
         self.last = (self.last + [(seat, kind, payload)])[-30:]
         expect = classify(payload)
         before = self.version
+        layouts_before = list(self.layouts)
         was_over = self._hand_over(self.state)
         state_before = self.state
         replies = self.loop.run_until_complete(self._exchange(seat, payload, expect))
@@ -521,13 +528,24 @@ class Harness:
             stats.codes[e["code"]] += 1
         stats.errors += len(errors)
         delta = m.version - before
+        layout_delta = [a - b for a, b in zip(self.layouts, layouts_before, strict=True)]
         where = f"frame {stats.frames} ({kind}, seat {seat}): {_short(payload)}"
         if any(e.get("code") == "server_error" for e in errors):
             stats.crashes += 1
             raise FuzzFailure(f"server_error (an exception in the server) on {where}")
         if any(not e.get("message") for e in errors):
             raise FuzzFailure(f"an error frame without a message on {where}: {errors}")
-        if delta == 1:
+        if any(layout_delta) and (delta or layout_delta[seat] != 1 or sum(layout_delta) != 1):
+            raise FuzzFailure(f"layout versions moved by {layout_delta} on {where}")
+        if delta == 0 and layout_delta[seat] == 1:
+            # issue 16: a private rack layout: accepted without a new shared version (that
+            # no other seat gets a frame of it: tests/security/test_issue16_live.py; here
+            # the bots' frames of the step before may still arrive late)
+            if expect != "action" or errors:
+                raise FuzzFailure(f"layout moved with errors {errors} on {where}")
+            stats.accepted += 1
+            self.match_accepted += 1
+        elif delta == 1:
             if expect != "action" or errors:
                 raise FuzzFailure(f"version moved with errors {errors} on {where}")
             stats.accepted += 1

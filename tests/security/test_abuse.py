@@ -43,6 +43,14 @@ def _version(match_id):
     return Match.objects.get(pk=match_id).version
 
 
+@sync_to_async
+def _changes(match_id, seat):
+    """The shared version and the seat's private layout changes (issue 16: a layout
+    move raises only the latter)."""
+    m = Match.objects.get(pk=match_id)
+    return m.version, m.seats.get(seat=seat).layout_version
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_flood_on_one_socket_is_limited_and_nothing_limited_is_applied(players):
@@ -54,7 +62,7 @@ async def test_a_flood_on_one_socket_is_limited_and_nothing_limited_is_applied(p
     comm, ok, _ = await connect(mid, cookie)
     assert ok
     await receive(comm)
-    before = await _version(mid)
+    before = await _changes(mid, 1)
     move = json.dumps({"type": "action", "action": {"type": "separator", "at": 2}})
     for _ in range(40):
         await comm.send_to(text_data='{"type":"ping"}')
@@ -65,12 +73,12 @@ async def test_a_flood_on_one_socket_is_limited_and_nothing_limited_is_applied(p
     assert kinds.count("pong") <= 31 and kinds.count("rate_limited") >= 14, kinds
     assert kinds[-5:] == ["rate_limited"] * 5, kinds
     assert all(a["message"] for a in answers if a["type"] == "error")
-    assert await _version(mid) == before  # nothing refused was applied
+    assert await _changes(mid, 1) == before  # nothing refused was applied
     await asyncio.sleep(1.0)  # ten tokens back
     await comm.send_to(text_data=move)
     await comm.send_to(text_data='{"type":"ping"}')
     assert [a["type"] for a in await _replies(comm, 1)] == ["pong"]
-    assert await _version(mid) == before + 1
+    assert await _changes(mid, 1) == (before[0], before[1] + 1)  # private: layout only
     await comm.disconnect()
 
 

@@ -196,8 +196,8 @@ def main(argv=None) -> int:
     p.add_argument("--client-procs", type=int, default=1, help="client processes")
     p.add_argument("--db-name", default="kut_load", help="PostgreSQL database of the run")
     p.add_argument("--redis-db", type=int, default=9, help="Redis database number of the run")
-    p.add_argument("--conn-max-age", type=int, default=60,
-                   help="DB_CONN_MAX_AGE of the site processes (0: a connection per call)")  # fmt: skip
+    p.add_argument("--db-pool-max-size", type=int, default=10,
+                   help="DB_POOL_MAX_SIZE of the site processes (connections per process)")  # fmt: skip
     p.add_argument("--asgi-threads", type=int, default=0,
                    help="ASGI_THREADS of daphne: its thread pool (0: Python's default, "
                    "cores + 4)")  # fmt: skip
@@ -215,7 +215,7 @@ def main(argv=None) -> int:
         p.error("--tables, --seconds and --daphne must be positive")
 
     cfg = Config(daphnes=args.daphne, db_name=args.db_name, redis_db=args.redis_db,
-                 conn_max_age=args.conn_max_age, log_dir=Path(args.log_dir),
+                 db_pool_max_size=args.db_pool_max_size, log_dir=Path(args.log_dir),
                  asgi_threads=args.asgi_threads,
                  rated=args.rated, profile=args.profile)  # fmt: skip
     from tools.load.stack import prepare_database
@@ -224,7 +224,7 @@ def main(argv=None) -> int:
     result: dict = {
         "mode": args.mode, "tables": args.tables, "daphne": args.daphne,
         "seconds": args.seconds, "warmup": args.warmup, "level": args.level,
-        "conn_max_age": args.conn_max_age, "asgi_threads": args.asgi_threads,
+        "db_pool_max_size": args.db_pool_max_size, "asgi_threads": args.asgi_threads,
         "echo_kind": "fanout" if args.echo_fanout else "channel layer group",
         "loadavg_before": [round(x, 2) for x in os.getloadavg()],
     }  # fmt: skip

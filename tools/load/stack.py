@@ -53,7 +53,7 @@ class Config:
     daphnes: int = 1
     db_name: str = "kut_load"
     redis_db: int = 9
-    conn_max_age: int = 60
+    db_pool_max_size: int = 10  # DB_POOL_MAX_SIZE: PostgreSQL connections per process
     asgi_threads: int = 0  # daphne's thread pool (ASGI_THREADS); 0: Python's default
     log_dir: Path = ROOT / "var" / "load"
     rated: bool = False
@@ -88,7 +88,7 @@ class Config:
             SECRET_KEY=self.secret_key,
             DEBUG="0",
             ALLOWED_HOSTS="127.0.0.1,localhost",
-            DB_CONN_MAX_AGE=str(self.conn_max_age),
+            DB_POOL_MAX_SIZE=str(self.db_pool_max_size),
             **({"ASGI_THREADS": str(self.asgi_threads)} if self.asgi_threads else {}),
             LOG_LEVEL="WARNING",
             KUT_VAR_DIR=str(self.log_dir / "var"),
@@ -105,7 +105,7 @@ class Config:
 
 _SITE = {
     "ASGI_THREADS", "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS", "DB_CONN_MAX_AGE", "LOG_LEVEL",
+    "CSRF_TRUSTED_ORIGINS", "DB_CONN_MAX_AGE", "DB_POOL", "DB_POOL_MAX_SIZE", "LOG_LEVEL",
 }  # fmt: skip
 
 

@@ -47,7 +47,7 @@ class Command(BaseCommand):
             for m in Match.objects.filter(pk__in=ids).values("pk", "status", "version")
         }
         log = (
-            MatchAction.objects.filter(match_id__in=ids)
+            MatchAction.objects.filter(match_id__in=ids, layout_version=0)  # shared changes
             .order_by("match_id", "version")
             .values_list("match_id", "version", "seat", "kind", "actor")
         )
