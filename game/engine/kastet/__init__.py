@@ -15,7 +15,7 @@ from ..protocol import HandResult, InputError, MatchResult, places_of
 from . import match as _match
 from .rating import match_points
 from .replay import export_scenario
-from .rules import team_scores
+from .rules import AWAY_AFTER_TIMEOUTS, log_form, team_scores
 from .views import view_for
 
 
@@ -27,6 +27,7 @@ class Kastet:
     lower_is_better = True  # S-M5
     default_move_seconds = _match.DEFAULT_MOVE_SECONDS
     fixed_move_seconds = False
+    private_kinds = frozenset({"arrange"})  # S-X4: the rack arrangement is the seat's own
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         return _match.clean_options(options)
@@ -44,6 +45,21 @@ class Kastet:
 
     def apply(self, state, seat: int, action: dict, now: float) -> list[dict]:
         return _match.apply(state, seat, action)
+
+    def log_form(self, action: dict) -> dict:
+        return log_form(action)
+
+    def turn_key(self, state):
+        """Changes exactly when a new turn starts (S-N6: lays and undos do not restart
+        the clock)."""
+        return [state.hand_no, state.hand.turn_no, state.hand.turn]
+
+    def away_after_timeout(self, state, seat: int) -> bool:
+        return state.hand.timeouts[seat] >= AWAY_AFTER_TIMEOUTS  # S-N7
+
+    def bot_pace(self, state) -> float:
+        hand = state.hand
+        return 0.5 if hand.undo else 1.2  # a Pas after the lay is quick; a lay takes thought
 
     def view_for(self, state, seat: int | None) -> dict:
         return view_for(state.hand, seat, state)

@@ -24,6 +24,7 @@ from .state import BLOCK_PASSES, MAX_RACK, RACK_CELLS, SEATS, SLOTS, HandState, 
 
 ACTION_TYPES = ("lay", "draw", "pass", "undo", "timeout", "arrange")
 FINISH_SCORE = -50  # S-S1
+AWAY_AFTER_TIMEOUTS = 2  # S-N7: two consecutive timeouts mark the seat away
 
 # The codes this game raises beyond game.engine.errors.CODES (docs, translations, tests).
 CODES = {
@@ -64,6 +65,13 @@ def apply(hand: HandState, seat: int, action: dict) -> list[dict]:
     if kind != "timeout":
         hand.timeouts[seat] = 0
     return events
+
+
+def log_form(action: dict) -> dict:
+    """An accepted action as the log keeps it: only the keys the rules read."""
+    kind = action.get("type")
+    keep = {"lay": ("table", "pairs"), "arrange": ("cells",)}.get(kind, ())
+    return {"type": kind, **{k: action[k] for k in keep if k in action}}
 
 
 # --- laying (section 7) -------------------------------------------------------------
@@ -281,6 +289,7 @@ def _timeout(hand: HandState, seat: int, action: dict) -> list[dict]:
 def _next_turn(hand: HandState) -> None:
     hand.undo = []
     hand.turn = next_seat(hand.turn)
+    hand.turn_no += 1
 
 
 def _arrange(hand: HandState, seat: int, action: dict) -> list[dict]:

@@ -29,7 +29,7 @@ class HandState:
 
     __slots__ = (
         "hand_no", "partners", "starter", "indicator", "ids", "deck", "racks", "table",
-        "pairs", "turn", "undo", "passes", "timeouts", "laid", "over", "finisher",
+        "pairs", "turn", "turn_no", "undo", "passes", "timeouts", "laid", "over", "finisher",
         "blocked", "scores", "deal", "log", "_id_map",
     )  # fmt: skip
 
@@ -44,6 +44,7 @@ class HandState:
         self.table: list[list[int]] = []  # the run area: groups of tiles, in order (S-A1)
         self.pairs: list[list[int]] = []  # the pair area, oldest first (S-A2)
         self.turn = 0
+        self.turn_no = 0  # turns begun this hand (the move clock restarts with each, S-N6)
         # S-U1: one snapshot per accepted lay of the turn in progress: (rack, table, pairs)
         self.undo: list[dict] = []
         self.passes = 0  # S-E2: turns in a row ended by a pass without a standing lay
@@ -98,6 +99,7 @@ class HandState:
             "table": [list(g) for g in self.table],
             "pairs": [list(p) for p in self.pairs],
             "turn": self.turn,
+            "turn_no": self.turn_no,
             "undo": [
                 {
                     "rack": list(u["rack"]),
@@ -130,6 +132,7 @@ class HandState:
         s.table = [list(g) for g in d["table"]]
         s.pairs = [list(p) for p in d["pairs"]]
         s.turn = d["turn"]
+        s.turn_no = d["turn_no"]
         s.undo = [
             {"rack": list(u["rack"]), "table": [list(g) for g in u["table"]],
              "pairs": [list(p) for p in u["pairs"]]}

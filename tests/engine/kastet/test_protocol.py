@@ -65,3 +65,33 @@ def test_whole_matches_through_the_protocol(small_budget):
                 hands[0].scores[0] + hands[0].scores[2],
                 hands[0].scores[1] + hands[0].scores[3],
             ]
+
+
+def test_platform_hooks_turn_key_away_log_form_private_kinds():
+    """S-N6: the clock restarts only when a new turn starts (not on lays or undos);
+    S-N7: two timeouts in a row mark the seat away; the log keeps only rule keys;
+    S-X4: the rack arrangement is private."""
+    from game.engine.kastet.deal import hand_from_faces
+    from game.engine.kastet.match import MatchState, clean_options
+    from game.engine.tiles import parse_face
+
+    m = MatchState(clean_options({}), 0)
+    m.hand_no = 1
+    f = [parse_face(n) for n in ("R1", "R2", "R3", "K9")]
+    m.hand = hand_from_faces(0, parse_face("R7"), [f, f[:1], f[1:2], f[2:3]],
+                             [parse_face("Y1"), parse_face("Y2")])  # fmt: skip
+    key = GAME.turn_key(m)
+    GAME.apply(m, 0, {"type": "lay", "table": [["R1", "R2", "R3"]]}, 1.0)
+    GAME.apply(m, 0, {"type": "undo"}, 2.0)
+    assert GAME.turn_key(m) == key
+    GAME.on_timeout(m, 0, 3.0)
+    assert GAME.turn_key(m) != key and not GAME.away_after_timeout(m, 0)
+    for seat in (1, 2, 3):
+        GAME.on_timeout(m, seat, 4.0)
+    GAME.on_timeout(m, 0, 5.0)
+    assert GAME.away_after_timeout(m, 0)
+    assert GAME.log_form({"type": "lay", "table": [["R1"]], "junk": 1, "seat": 3}) == {
+        "type": "lay", "table": [["R1"]]}
+    assert GAME.log_form({"type": "draw", "tile": "R1"}) == {"type": "draw"}
+    assert GAME.private_kinds == frozenset({"arrange"})
+    assert 0 < GAME.bot_pace(m) <= 2
