@@ -85,13 +85,15 @@ def run_query(data) -> dict:
     hands = data.get("hands")
     if not _whole(hands) or hands < 1:
         raise InputError(f"'hands' must be a whole number >= 1, not {hands!r}")
-    partners = data.get("partners", False)
+    partners = data.get("partners")
+    partners = False if partners is None else partners  # optional: null is the default
     if not isinstance(partners, bool):
         raise InputError("'partners' must be true or false")
     totals = data.get("totals")
     if not isinstance(totals, list) or len(totals) != 4 or not all(map(_whole, totals)):
         raise InputError("'totals' must be a list of four whole numbers")
-    seats = data.get("seats", [{}, {}, {}, {}])
+    seats = data.get("seats")
+    seats = [{}, {}, {}, {}] if seats is None else seats
     if not isinstance(seats, list) or len(seats) != 4:
         raise InputError("'seats' must be a list of four objects")
     for i, seat in enumerate(seats):

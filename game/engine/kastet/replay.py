@@ -76,7 +76,8 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     indicator = _faces([data["indicator"]], "indicator")[0]
     if face_name(indicator) == "F":
         raise ScenarioError("the indicator cannot be a fake okey (S-T2, S-D1)")
-    partners = data.get("partners", False)
+    partners = data.get("partners")
+    partners = False if partners is None else partners  # optional: null is the default
     if not isinstance(partners, bool):
         raise ScenarioError("'partners' must be true or false")
     racks = data.get("racks")
@@ -84,8 +85,8 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
         raise ScenarioError("'racks' must be a list of four racks")
     rack_faces = [_faces(r, f"rack {i}") for i, r in enumerate(racks)]
     deck = _faces(data["deck"], "deck")
-    table = _groups(data.get("table", []), "table")
-    pairs = _groups(data.get("pairs", []), "pairs")
+    table = _groups(data.get("table") or [], "table")
+    pairs = _groups(data.get("pairs") or [], "pairs")
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ScenarioError("'actions' must be a list")

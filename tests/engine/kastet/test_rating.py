@@ -137,3 +137,9 @@ def test_a_null_substitute_is_no_substitute(monkeypatch, capsys):
     q = query(seats=[{"left": True, "substitute_rating": None}, {}, {}, {}])
     code, out, _ = in_process(json.dumps(q), monkeypatch, capsys, "rating")
     assert code == 0 and json.loads(out)["substitutes"] == [None] * 4
+
+
+def test_optional_fields_may_be_null(monkeypatch, capsys):
+    q = query(partners=None, seats=None)
+    code, out, _ = in_process(json.dumps(q), monkeypatch, capsys, "rating")
+    assert code == 0 and json.loads(out)["points"] == [10, 4, -2, -5]
