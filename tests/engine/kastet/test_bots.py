@@ -133,3 +133,17 @@ def test_bot_hands_always_end(small_budget):
         hand = new_hand(seed, SeededRNG(f"end:{seed}"))
         play_bot_hand(hand, ["easy", "easy", "easy", "easy"], random.Random(seed))
         assert hand.over and hand.scores is not None
+
+
+def test_simulate_and_bench_commands_run():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    for args in (["game.engine.kastet.simulate", "--hands", "1", "--levels", "easy"],
+                 ["game.engine.kastet.bench", "--hands", "1", "--json"]):  # fmt: skip
+        proc = subprocess.run([sys.executable, "-m", *args], cwd=root, capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+        assert proc.returncode == 0 and proc.stdout and not proc.stderr, proc.stderr
+    assert set(json.loads(proc.stdout)["moves"]) == {"easy", "normal", "hard"}

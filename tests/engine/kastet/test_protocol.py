@@ -91,7 +91,9 @@ def test_platform_hooks_turn_key_away_log_form_private_kinds():
     GAME.on_timeout(m, 0, 5.0)
     assert GAME.away_after_timeout(m, 0)
     assert GAME.log_form({"type": "lay", "table": [["R1"]], "junk": 1, "seat": 3}) == {
-        "type": "lay", "table": [["R1"]]}
+        "type": "lay",
+        "table": [["R1"]],
+    }
     assert GAME.log_form({"type": "draw", "tile": "R1"}) == {"type": "draw"}
     assert GAME.private_kinds == frozenset({"arrange"})
     assert 0 < GAME.bot_pace(m) <= 2
