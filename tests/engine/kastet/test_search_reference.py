@@ -135,3 +135,23 @@ def test_search_matches_the_integer_program_on_larger_positions(seed):
     groups, search = best_layout(table, rack, okey, budget=100_000)
     assert search.complete and not cut.complete
     assert search.best_score[0] == optimum(table, rack, okey) > cut.best_score[0]
+
+
+def main(positions: int = 150) -> None:
+    """``python -m tests.engine.kastet.test_search_reference``: how often the bots'
+    budget reaches the optimum on random mid-size positions."""
+    from game.engine.kastet.bots import BUDGETS
+
+    budget = BUDGETS["hard"]
+    optimal = cut = 0
+    for seed in range(positions):
+        table, rack, okey = mid_position(random.Random(1000 + seed))
+        _, search = best_layout(table, rack, okey, budget=budget)
+        optimal += search.best_score[0] == optimum(table, rack, okey)
+        cut += not search.complete
+    print(f"{positions} positions, budget {budget} nodes: optimum reached in {optimal}, "
+          f"search cut short in {cut}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
