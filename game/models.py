@@ -89,6 +89,23 @@ class MatchSeat(models.Model):
     # The seat's private rack-layout changes so far (``services.match_apply_action``):
     # they never change the match version the other seats act on (issue 16).
     layout_version = models.PositiveIntegerField(default=0)
+    # P-13: when the seat's last socket went (None while connected or never connected);
+    # ``dropped``: a bot plays the seat because its player dropped (not K-N7's timeouts)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    dropped = models.BooleanField(default=False)
+    # P-12: a human asks to take this left seat; the host accepts with *Devam*
+    request_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    request_at = models.DateTimeField(null=True, blank=True)
+    replacement = models.BooleanField(default=False)  # P-12: took a left seat
+    # the player who left this seat before the replacement took it, and when (P-5)
+    left_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    left_user_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from game import services
+from game.engine import registry
 from game.engine.tasks import KUT, PAIR, RUN, TASK_LISTS, is_finish, is_pairs
 from game.messages import MESSAGES
 from game.models import Match
@@ -153,16 +154,17 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     if seat is None and not services.may_view(match, request.user):
         raise Http404
     strings = table_strings()
-    strings["task_texts"] = {
-        str(n): task_text(task) for n, task in enumerate(TASK_LISTS[match.tasks], start=1)
-    }
+    if match.tasks:  # KÜT's task list (K-M3)
+        strings["task_texts"] = {
+            str(n): task_text(task) for n, task in enumerate(TASK_LISTS[match.tasks], start=1)
+        }
     context = {
         "match": match,
         "seat": seat,
         "strings": strings,
         "is_host": match.host_id == request.user.pk,
     }
-    return render(request, "game/match.html", context)
+    return render(request, registry.get(match.game).table_template, context)
 
 
 # --- practice against bots ------------------------------------------------------------------

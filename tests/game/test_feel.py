@@ -22,6 +22,7 @@ from tests.history.play import play_out
 
 KUT = registry.get("kut")
 
+
 def _load(match_id: int) -> tuple[Match, MatchState]:
     m = Match.objects.get(pk=match_id)
     return m, MatchState.from_dict(m.state)
