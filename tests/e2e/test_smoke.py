@@ -33,7 +33,7 @@ def test_phone_viewport_has_no_horizontal_scroll(live_server, browser):
     phone = context.new_page()
     errors = watch_console(phone, [])
     phone.goto(live_server.url + "/accounts/signup/")
-    expect(phone.locator("h1")).to_have_text("Hesabınızı oluşturun")
+    expect(phone.locator("h1")).to_have_text("Hesabını oluştur")
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 360
     context.close()

@@ -651,7 +651,7 @@ def test_upright_phone_asks_to_rotate_and_the_app_installs(live_site, browser: B
     table.page.locator(".kt-btn-leave").click()
     dialog = page.locator(".kt-leave-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Oyundan çıkmak istediğinize emin misiniz?")
+    expect(dialog).to_contain_text("Oyundan çıkmak istediğine emin misin?")
     dialog.get_by_role("button", name="Vazgeç").click()
     expect(dialog).to_be_hidden()
     page.locator(".kt-btn-leave").click()
