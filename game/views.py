@@ -144,8 +144,7 @@ def feel_strings() -> dict:
             "Your tiles cannot form this task yet: keep taking tiles until they can."
         ),
         "open_layout": _(
-            "Your tiles can form the task, but they are not set apart as it asks. "
-            "Arrange them?"
+            "Your tiles can form the task, but they are not set apart as it asks. Arrange them?"
         ),
         "arrange_now": _("Arrange"),
         "arrange_no_task": _(

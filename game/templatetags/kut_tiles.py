@@ -55,8 +55,8 @@ def tile_html(face: str, okey: str = "", value: str = "") -> tuple[str, str]:
     """(markup, spoken name) of one tile, as tileHTML / tileName in table.js."""
     _check(face)
     if face == "F":
-        name = _("fake okey, counts as {tile}").format(tile=_plain(okey)) if okey else _(
-            "fake okey"
+        name = (
+            _("fake okey, counts as {tile}").format(tile=_plain(okey)) if okey else _("fake okey")
         )
         return f'<span class="kt-tile kt-fake" data-face="F">{CLOVER}</span>', name
     if face == okey:
@@ -99,4 +99,3 @@ def tiles(spec: str, okey: str = "", size: str = ""):
         '<span class="{}" role="img" aria-label="{}">{}</span>',
         classes, ", ".join(names), mark_safe("".join(parts)),
     )  # fmt: skip
-

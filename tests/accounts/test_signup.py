@@ -74,10 +74,7 @@ def test_bad_email_is_refused_in_turkish(client, email):
     response = signup(client, email=email)
     content = response.content.decode()
     assert response.status_code == 200
-    assert (
-        "Geçerli bir e-posta adresi gir" in content
-        or "E-posta adresini gir." in content
-    )
+    assert "Geçerli bir e-posta adresi gir" in content or "E-posta adresini gir." in content
     assert not User.objects.exists()
 
 
