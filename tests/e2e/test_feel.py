@@ -17,6 +17,8 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, expect
 
+from game import services
+from game.engine.errors import EngineError
 from game.models import Match
 from tests.e2e.test_table import (
     DESKTOP,
@@ -182,36 +184,80 @@ def test_arrange_says_when_the_task_cannot_be_formed(live_site, browser: Browser
     context.close()
 
 
-def _play_out(match_id: int) -> Match:
-    from tests.history.play import play_out
+def _play_to_the_last_hand(match_id: int, human: int = 0) -> Match:
+    """Play the match through the services (the human moving as an easy bot would) until
+    its last hand is dealt and it is the human's turn; races with the live site's own
+    sweeps (next hand, bots) only cost a retry."""
+    import random
 
+    from game.engine.match import MatchState
+    from tests.history.play import human_move
+
+    rng = random.Random(3)
     try:
-        return play_out(match_id, seed=3)
+        for _ in range(20000):
+            match = Match.objects.get(pk=match_id)
+            if match.status == Match.Status.BETWEEN:
+                services.match_next_hand(match.pk, match.version, force=True)
+                continue
+            assert match.status == Match.Status.PLAYING, match.status
+            hand = MatchState.from_dict(match.state).hand
+            if match.state["hand_no"] == match.tasks and hand.turn == human and not hand.over:
+                return match
+            try:
+                if hand.turn == human:
+                    human_move(match, rng)
+                else:
+                    services.match_play_bot(match.pk, match.version, rng=rng)
+            except (services.ServiceError, EngineError):
+                continue  # the live site moved first
+        raise AssertionError("the last hand never came")
     finally:
         connection.close()
 
 
-def test_upright_phone_shows_the_final_table(live_site, browser: Browser, settings):
-    """Item 11: the end-of-hand and final tables are shown on a phone held upright
-    (K-M4), instead of only the request to rotate; "Play against bots again" is there
-    after a match against bots."""
+def test_last_hand_celebrates_and_the_final_table_shows_upright(
+    live_site, browser: Browser, settings
+):
+    """Items 10 and 11: the human plays the last hand in the browser; the match's end
+    sounds (hand end, fanfare) and celebrates the winner; then on a phone held upright
+    the final table is shown (K-M4, K-M5) instead of only the request to rotate, with
+    "Play against bots again" after a match against bots."""
     user = make_user("feel_dik", "Lale")
     match = create_match(settings, [user, None, None, None], seed="feel-final")
     with ThreadPoolExecutor(1) as pool:
-        done = pool.submit(_play_out, match.pk).result()
-    assert done.status == Match.Status.FINISHED
+        pool.submit(_play_to_the_last_hand, match.pk).result()
     context = new_context(
-        browser, live_site, user, viewport=PHONE_UPRIGHT, has_touch=True, is_mobile=True
+        browser, live_site, user, viewport=PHONE_LANDSCAPE, has_touch=True, is_mobile=True
     )
-    table = Table(context.new_page(), "feel-upright")
+    table = Table(context.new_page(), "feel-last-hand")
     page = table.page
     table.open(match.pk)
+    assert table.data("hand") == "5"
+    for _turn in range(40):
+        state = table.wait_my_move()
+        if state == "finished":
+            break
+        assert state != "between", "the last hand ended without ending the match"
+        if state == "take":
+            assert table.act(page.locator(".kt-deck").tap) is None
+        table.cell(table.discard_choice()).tap()
+        table.act(table.discard_pile.tap)
+    assert table.data("status") == "finished"
+    table.wait("() => Boolean(document.getElementById('kt').dataset.celebrated)")
+    winners = Match.objects.get(pk=match.pk).state["totals"]
+    assert table.data("lastSound") == "fanfare"
+    expect(page.locator(".kt-overlay-card")).to_have_class(re.compile("is-celebrating"))
+    low = min(winners)
+    assert table.data("celebrated") == ",".join(str(s) for s, t in enumerate(winners) if t == low)
+    shot(page, "feel-celebration")
+
+    page.set_viewport_size(PHONE_UPRIGHT)
     overlay = page.locator(".kt-overlay")
     expect(overlay).to_be_visible()
     expect(page.locator(".kt-rotate")).to_be_hidden()
     expect(page.locator("#kt-overlay-title")).to_have_text("Maç bitti")
-    score = page.locator(".kt-score-table")
-    expect(score).to_be_visible()
+    expect(page.locator(".kt-score-table")).to_be_visible()
     box = page.locator(".kt-overlay-card").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE_UPRIGHT["width"] + 1, box
     expect(page.locator(".kt-again")).to_be_visible()
