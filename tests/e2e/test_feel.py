@@ -264,3 +264,29 @@ def test_last_hand_celebrates_and_the_final_table_shows_upright(
     shot(page, "feel-upright-final")
     table.assert_clean()
     context.close()
+
+
+def test_timer_ring_warns_and_ticks_in_the_last_seconds(live_site, browser: Browser, settings):
+    """Item 9 (K-N6): on a rated table (12-second turns here) your own card's ring is at
+    least 4 px, turns to the warning colour in the last 10 seconds and ticks each second
+    (the sound plays when the toggle is on)."""
+    user = make_user("feel_saat", "Oya")
+    settings.KUT_TURN_SECONDS = 12  # the deadline is set where the match is made: here
+    match = create_match(settings, [user, None, None, None], seed=READY_SEED, rated=True)
+    context = new_context(browser, live_site, user, viewport=DESKTOP)
+    table = Table(context.new_page(), "feel-timer")
+    page = table.page
+    table.open(match.pk)
+    card = page.locator(".kt-seat-me .kt-card.is-turn")
+    expect(card).to_be_visible()
+    expect(card).to_have_class(re.compile(r"\bis-warn\b"), timeout=15_000)
+    table.wait("() => document.getElementById('kt').dataset.lastSound === 'tick'", timeout=5_000)
+    ring = card.locator(".kt-ring").evaluate(
+        "(el) => ({pad: parseFloat(getComputedStyle(el).paddingTop),"
+        " image: getComputedStyle(el).backgroundImage})"
+    )
+    assert ring["pad"] >= 4, ring
+    assert "rgb(255, 90, 78)" in ring["image"], ring  # --warn
+    shot(page, "feel-timer-warn")
+    table.assert_clean()
+    context.close()
