@@ -151,6 +151,7 @@ def history_rows(matches, user) -> list[HistoryRow]:
             )
             for s in seats.get(m.pk, [])
         ]
+        cells.sort(key=lambda c: (c.placing, c.seat))  # as on the match's page (issue 15)
         row = HistoryRow(match=m, players=cells, hands=hands.get(m.pk, 0))
         row.mine = next((c for c in cells if c.me), None)
         row.result = results.get(m.pk)

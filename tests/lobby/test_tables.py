@@ -66,7 +66,7 @@ def test_one_open_table_at_a_time(players):
     second = services.table_create(host=ayse)
     refused("seated_elsewhere", services.table_join, second.pk, ali)
     page = client_for(ali).get(reverse("lobby:index")).content.decode()
-    assert "masada oturuyorsunuz" in page and reverse("lobby:leave", args=[first.pk]) in page
+    assert "masada oturuyorsun." in page and reverse("lobby:leave", args=[first.pk]) in page
     client_for(ali).post(reverse("lobby:leave", args=[first.pk]))  # the host: the table closes
     first.refresh_from_db()
     assert first.status == Table.Status.CLOSED
