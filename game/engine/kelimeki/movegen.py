@@ -122,116 +122,119 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
     found: dict[frozenset, Move] = {}
     rack_letters = [t for t in rack if t != JOKER]
 
+    def scan_line(line: list[int], along_row: bool) -> None:
+        pstep = SIZE if along_row else 1
+        # cross-checks for this line's empty cells: allowed letters and base points
+        allowed: list[frozenset | None] = [None] * SIZE
+        cross_base: list[int | None] = [None] * SIZE
+        for j, i in enumerate(line):
+            if occupied[i]:
+                continue
+            r, c = divmod(i, SIZE)
+            pre, post, base = [], [], 0
+            a = i - pstep
+            while (a >= 0 if along_row else a // SIZE == r and a >= 0) and occupied[a]:
+                pre.append(cells[a])
+                base += plain[a]
+                a -= pstep
+            b = i + pstep
+            while (b < board.CELLS if along_row else b // SIZE == r) and occupied[b]:
+                post.append(cells[b])
+                base += plain[b]
+                b += pstep
+            if pre or post:
+                p, s = "".join(reversed(pre)), "".join(post)
+                allowed[j] = frozenset(L for L in LETTERS if p + L + s in words)
+                cross_base[j] = base
+        is_anchor = [anchor[i] for i in line]
+        # empties[j]: empty cells in line[0..j-1]; used to prune unreachable starts
+        empties = [0]
+        for i in line:
+            empties.append(empties[-1] + (0 if occupied[i] else 1))
+        next_anchor = [None] * (SIZE + 1)
+        nxt = None
+        for j in range(SIZE - 1, -1, -1):
+            if is_anchor[j]:
+                nxt = j
+            next_anchor[j] = nxt
+
+        def walk(j, node, placed, main, cross, has_anchor, start):
+            i = line[j]
+            if occupied[i]:
+                child = node.get(cells[i])
+                if child is None:
+                    return
+                _after(j, child, placed, main + plain[i], cross, has_anchor, start)
+                return
+            if len(placed) >= n_rack:
+                return
+            ok = allowed[j]
+            m = MULT[i]
+            anch = has_anchor or is_anchor[j]
+            cb = cross_base[j]
+            for L in rack_letters:
+                if rack[L] <= 0 or (ok is not None and L not in ok):
+                    continue
+                child = node.get(L)
+                if child is None:
+                    continue
+                v = POINTS[L] * m
+                rack[L] -= 1
+                placed.append((i, L, False))
+                _after(j, child, placed, main + v, cross + (cb + v if cb is not None else 0),
+                       anch, start)  # fmt: skip
+                placed.pop()
+                rack[L] += 1
+            if rack[JOKER] > 0:
+                rack[JOKER] -= 1
+                for L, child in node.items():
+                    if L == END or (ok is not None and L not in ok):
+                        continue
+                    placed.append((i, L, True))
+                    _after(j, child, placed, main, cross + (cb if cb is not None else 0),
+                           anch, start)  # fmt: skip
+                    placed.pop()
+                rack[JOKER] += 1
+
+        def _after(j, node, placed, main, cross, has_anchor, start):
+            nj = j + 1
+            if (nj == SIZE or not occupied[line[nj]]) and has_anchor and placed and (
+                nj - start >= 2) and END in node:  # fmt: skip
+                _record(placed, main, cross)
+            if nj < SIZE:
+                if not has_anchor:  # prune: the next anchor must stay within reach
+                    na = next_anchor[nj]
+                    if na is None or empties[na + 1] - empties[nj] > n_rack - len(placed):
+                        return
+                walk(nj, node, placed, main, cross, has_anchor, start)
+
+        def _record(placed, main, cross):
+            key = frozenset(placed)
+            if key in found:
+                return
+            if check_home and not _covers_home(pos, placed):
+                return
+            pts = main + cross + (BINGO if len(placed) == RACK_SIZE else 0)
+            t = set()
+            for i, _, _ in placed:
+                t |= touch[i]
+            k2 = len(t)
+            kept = pts - tax_shares(pts, k2) * k2
+            found[key] = Move(tuple(placed), pts, kept, k2)
+
+        for s in range(SIZE):
+            if s > 0 and occupied[line[s - 1]]:
+                continue
+            na = next_anchor[s]
+            if na is None or empties[na + 1] - empties[s] > n_rack:
+                continue
+            walk(s, trie, [], 0, 0, False, s)
+
     for along_row in (True, False):
-        step, pstep = (1, SIZE) if along_row else (SIZE, 1)
         for k in range(SIZE):
             line = [k * SIZE + j for j in range(SIZE)] if along_row else [
                 j * SIZE + k for j in range(SIZE)]  # fmt: skip
-            # cross-checks for this line's empty cells: allowed letters and base points
-            allowed: list[frozenset | None] = [None] * SIZE
-            cross_base: list[int | None] = [None] * SIZE
-            for j, i in enumerate(line):
-                if occupied[i]:
-                    continue
-                r, c = divmod(i, SIZE)
-                pre, post, base = [], [], 0
-                a = i - pstep
-                while (a >= 0 if along_row else a // SIZE == r and a >= 0) and occupied[a]:
-                    pre.append(cells[a])
-                    base += plain[a]
-                    a -= pstep
-                b = i + pstep
-                while (b < board.CELLS if along_row else b // SIZE == r) and occupied[b]:
-                    post.append(cells[b])
-                    base += plain[b]
-                    b += pstep
-                if pre or post:
-                    p, s = "".join(reversed(pre)), "".join(post)
-                    allowed[j] = frozenset(L for L in LETTERS if p + L + s in words)
-                    cross_base[j] = base
-            is_anchor = [anchor[i] for i in line]
-            # empties[j]: empty cells in line[0..j-1]; used to prune unreachable starts
-            empties = [0]
-            for i in line:
-                empties.append(empties[-1] + (0 if occupied[i] else 1))
-            next_anchor = [None] * (SIZE + 1)
-            nxt = None
-            for j in range(SIZE - 1, -1, -1):
-                if is_anchor[j]:
-                    nxt = j
-                next_anchor[j] = nxt
-
-            def walk(j, node, placed, main, cross, has_anchor, start):
-                i = line[j]
-                if occupied[i]:
-                    child = node.get(cells[i])
-                    if child is None:
-                        return
-                    _after(j, child, placed, main + plain[i], cross, has_anchor, start)
-                    return
-                if len(placed) >= n_rack:
-                    return
-                ok = allowed[j]
-                m = MULT[i]
-                anch = has_anchor or is_anchor[j]
-                cb = cross_base[j]
-                for L in rack_letters:
-                    if rack[L] <= 0 or (ok is not None and L not in ok):
-                        continue
-                    child = node.get(L)
-                    if child is None:
-                        continue
-                    v = POINTS[L] * m
-                    rack[L] -= 1
-                    placed.append((i, L, False))
-                    _after(j, child, placed, main + v, cross + (cb + v if cb is not None else 0),
-                           anch, start)  # fmt: skip
-                    placed.pop()
-                    rack[L] += 1
-                if rack[JOKER] > 0:
-                    rack[JOKER] -= 1
-                    for L, child in node.items():
-                        if L == END or (ok is not None and L not in ok):
-                            continue
-                        placed.append((i, L, True))
-                        _after(j, child, placed, main, cross + (cb if cb is not None else 0),
-                               anch, start)  # fmt: skip
-                        placed.pop()
-                    rack[JOKER] += 1
-
-            def _after(j, node, placed, main, cross, has_anchor, start):
-                nj = j + 1
-                if (nj == SIZE or not occupied[line[nj]]) and has_anchor and placed and (
-                    nj - start >= 2) and END in node:  # fmt: skip
-                    _record(placed, main, cross)
-                if nj < SIZE:
-                    if not has_anchor:  # prune: the next anchor must stay within reach
-                        na = next_anchor[nj]
-                        if na is None or empties[na + 1] - empties[nj] > n_rack - len(placed):
-                            return
-                    walk(nj, node, placed, main, cross, has_anchor, start)
-
-            def _record(placed, main, cross):
-                key = frozenset(placed)
-                if key in found:
-                    return
-                if check_home and not _covers_home(pos, placed):
-                    return
-                pts = main + cross + (BINGO if len(placed) == RACK_SIZE else 0)
-                t = set()
-                for i, _, _ in placed:
-                    t |= touch[i]
-                k2 = len(t)
-                kept = pts - tax_shares(pts, k2) * k2
-                found[key] = Move(tuple(placed), pts, kept, k2)
-
-            for s in range(SIZE):
-                if s > 0 and occupied[line[s - 1]]:
-                    continue
-                na = next_anchor[s]
-                if na is None or empties[na + 1] - empties[s] > n_rack:
-                    continue
-                walk(s, trie, [], 0, 0, False, s)
+            scan_line(line, along_row)
     return list(found.values())
 
 
