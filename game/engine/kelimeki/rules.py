@@ -321,3 +321,11 @@ def ranks(state: State) -> list[int | None]:
         else 1 + sum(1 for o in live if state.scores[o] > state.scores[s])
         for s in range(state.players)
     ]  # fmt: skip
+
+
+def shuffle_rack(tiles: Sequence[str], rng: random.Random) -> list[str]:
+    """W-T6 *Karıştır*: the same tiles in a random order.  Not a move: the table does
+    it for its own seat at any time (also out of turn); nothing else changes."""
+    out = list(tiles)
+    rng.shuffle(out)
+    return out
