@@ -10,7 +10,7 @@ from game.engine.errors import RuleError
 from game.engine.kelimeki import GAME, board, rules
 from game.engine.kelimeki.alphabet import COUNTS, LETTERS, POINTS, fold, lower, sort_tiles
 from game.engine.kelimeki.lexicon import Lexicon, lexicon_for
-from game.engine.kelimeki.rules import InvalidWords, evaluate_play, tax_shares
+from game.engine.kelimeki.rules import InvalidWords, tax_shares
 from tests.engine.kelimeki.helpers import P, make_state, snapshot
 
 
