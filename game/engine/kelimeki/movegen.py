@@ -15,11 +15,11 @@ them (a test checks every generated play against ``rules.evaluate_play``).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from . import board
 from .alphabet import JOKER, LETTER_SET, LETTERS, POINTS, RACK_SIZE, fold
+from .alphabet import TILES as TILES_ALL
 from .lexicon import END, Lexicon
 from .rules import BINGO, Placement, tax_shares
 
@@ -97,7 +97,9 @@ def _touch_sets(pos: Position) -> list[frozenset[int]]:
 def generate(pos: Position, lex: Lexicon) -> list[Move]:
     """All legal plays (distinct tile sets), unordered."""
     cells = pos.cells
-    rack = Counter(pos.rack)
+    rack = dict.fromkeys(TILES_ALL, 0)
+    for t in pos.rack:
+        rack[t] += 1
     n_rack = len(pos.rack)
     if n_rack == 0:
         return []
@@ -119,8 +121,9 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
         ]
         if not any(anchor):
             return []
+    every_neighbour_is_anchor = not home_open
     found: dict[frozenset, Move] = {}
-    rack_letters = [t for t in rack if t != JOKER]
+    rack_letters = [t for t in LETTERS if rack[t]]
 
     def scan_line(line: list[int], along_row: bool) -> None:
         pstep = SIZE if along_row else 1
@@ -187,8 +190,9 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 rack[L] += 1
             if rack[JOKER] > 0:
                 rack[JOKER] -= 1
-                for L, child in node.items():
-                    if L == END or (ok is not None and L not in ok):
+                pairs = node.items() if ok is None else ((L, node.get(L)) for L in ok)
+                for L, child in pairs:
+                    if L == END or child is None:
                         continue
                     placed.append((i, L, True))
                     _after(j, child, placed, main, cross + (cb if cb is not None else 0),
@@ -222,13 +226,79 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
             kept = pts - tax_shares(pts, k2) * k2
             found[key] = Move(tuple(placed), pts, kept, k2)
 
-        for s in range(SIZE):
-            if s > 0 and occupied[line[s - 1]]:
+        if not every_neighbour_is_anchor:
+            # first play (only the home square is an anchor): walk from every start
+            for s in range(SIZE):
+                if s > 0 and occupied[line[s - 1]]:
+                    continue
+                na = next_anchor[s]
+                if na is None or empties[na + 1] - empties[s] > n_rack:
+                    continue
+                walk(s, trie, [], 0, 0, False, s)
+            return
+
+        # Appel–Jacobson: from each anchor, a left part over the empty non-anchor cells
+        # just before it (no tile touches them, so no cross-checks), then extend right.
+        # A play is found once per line, from its leftmost anchor.
+        def left_part(a, node, letters, limit):
+            n_left = len(letters)
+            if n_left:
+                start = a - n_left
+                placed, main = [], 0
+                for k, (ch, joker) in enumerate(letters):
+                    i = line[start + k]
+                    placed.append((i, ch, joker))
+                    if not joker:
+                        main += POINTS[ch] * MULT[i]
+                walk(a, node, placed, main, 0, False, start)
+            else:
+                walk(a, node, [], 0, 0, False, a)
+            if limit == 0:
+                return
+            for L in rack_letters:
+                if rack[L] <= 0:
+                    continue
+                child = node.get(L)
+                if child is None:
+                    continue
+                rack[L] -= 1
+                letters.append((L, False))
+                left_part(a, child, letters, limit - 1)
+                letters.pop()
+                rack[L] += 1
+            if rack[JOKER] > 0:
+                rack[JOKER] -= 1
+                for L, child in node.items():
+                    if L != END:
+                        letters.append((L, True))
+                        left_part(a, child, letters, limit - 1)
+                        letters.pop()
+                rack[JOKER] += 1
+
+        for a in range(SIZE):
+            if not is_anchor[a]:
                 continue
-            na = next_anchor[s]
-            if na is None or empties[na + 1] - empties[s] > n_rack:
+            if a > 0 and occupied[line[a - 1]]:
+                st = a - 1
+                while st > 0 and occupied[line[st - 1]]:
+                    st -= 1
+                node, main = trie, 0
+                for j in range(st, a):
+                    node = node.get(cells[line[j]])
+                    if node is None:
+                        break
+                    main += plain[line[j]]
+                if node is not None:
+                    walk(a, node, [], main, 0, False, st)
                 continue
-            walk(s, trie, [], 0, 0, False, s)
+            limit = 0
+            j = a - 1
+            while j >= 0 and not occupied[line[j]] and not is_anchor[j]:
+                limit += 1
+                j -= 1
+            if j >= 0 and occupied[line[j]]:
+                limit -= 1  # the left part may not start right after a tile
+            left_part(a, trie, [], max(0, min(limit, n_rack - 1)))
 
     for along_row in (True, False):
         for k in range(SIZE):
