@@ -162,19 +162,30 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
             next_anchor[j] = nxt
 
         def walk(j, node, placed, main, cross, has_anchor, start):
-            i = line[j]
-            if occupied[i]:
-                child = node.get(cells[i])
-                if child is None:
+            """The word so far covers line[start..j-1] (``node`` its trie node)."""
+            if j == SIZE or not occupied[line[j]]:
+                if has_anchor and placed and j - start >= 2 and END in node:
+                    _record(placed, main, cross)
+                if j == SIZE:
                     return
-                _after(j, child, placed, main + plain[i], cross, has_anchor, start)
+            else:  # a tile already there: follow it
+                child = node.get(cells[line[j]])
+                if child is not None:
+                    walk(j + 1, child, placed, main + plain[line[j]], cross, has_anchor, start)
                 return
-            if len(placed) >= n_rack:
+            n_placed = len(placed)
+            if n_placed >= n_rack:
                 return
+            if not has_anchor:  # prune: the next anchor must stay within reach
+                na = next_anchor[j]
+                if na is None or empties[na + 1] - empties[j] > n_rack - n_placed:
+                    return
+            i = line[j]
             ok = allowed[j]
             m = MULT[i]
             anch = has_anchor or is_anchor[j]
             cb = cross_base[j]
+            nj = j + 1
             for L in rack_letters:
                 if rack[L] <= 0 or (ok is not None and L not in ok):
                     continue
@@ -184,33 +195,21 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 v = POINTS[L] * m
                 rack[L] -= 1
                 placed.append((i, L, False))
-                _after(j, child, placed, main + v, cross + (cb + v if cb is not None else 0),
-                       anch, start)  # fmt: skip
+                walk(nj, child, placed, main + v, cross + (cb + v if cb is not None else 0),
+                     anch, start)  # fmt: skip
                 placed.pop()
                 rack[L] += 1
             if rack[JOKER] > 0:
                 rack[JOKER] -= 1
                 pairs = node.items() if ok is None else ((L, node.get(L)) for L in ok)
+                cj = cross + (cb if cb is not None else 0)
                 for L, child in pairs:
                     if L == END or child is None:
                         continue
                     placed.append((i, L, True))
-                    _after(j, child, placed, main, cross + (cb if cb is not None else 0),
-                           anch, start)  # fmt: skip
+                    walk(nj, child, placed, main, cj, anch, start)
                     placed.pop()
                 rack[JOKER] += 1
-
-        def _after(j, node, placed, main, cross, has_anchor, start):
-            nj = j + 1
-            if (nj == SIZE or not occupied[line[nj]]) and has_anchor and placed and (
-                nj - start >= 2) and END in node:  # fmt: skip
-                _record(placed, main, cross)
-            if nj < SIZE:
-                if not has_anchor:  # prune: the next anchor must stay within reach
-                    na = next_anchor[nj]
-                    if na is None or empties[na + 1] - empties[nj] > n_rack - len(placed):
-                        return
-                walk(nj, node, placed, main, cross, has_anchor, start)
 
         def _record(placed, main, cross):
             key = frozenset(placed)
