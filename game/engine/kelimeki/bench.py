@@ -3,7 +3,8 @@
     python -m game.engine.kelimeki.bench [--games 6] [--seed 1]
 
 Plays seeded 2- and 4-player games between ``hard`` bots and reports: the hard bot's
-decision time per move (p50, p99, max; the issue asks p99 < 1 s), the shipped word
+decision time per move (p50, p99, max, by the wall clock and by the process's CPU
+time — the fair figure on a shared, loaded machine; the issue asks p99 < 1 s), the shipped word
 list's load time and size, the lookup time of ``contains`` (µs), and the engine's own
 speed (plays checked and applied per second, bots aside).
 """
@@ -47,15 +48,20 @@ def run(games: int, seed: int) -> dict:
         checks += checks_g
         check_s += secs
         assert state.over
+    wall = [w for w, _ in timings]
+    cpu = [c for _, c in timings]
     return {
         "words": len(lex),
         "load_seconds": round(load, 3),
         "trie_seconds": round(trie, 3),
         "contains_us": round(lookup_us, 3),
         "hard_moves": len(timings),
-        "hard_p50_s": round(pct(timings, 0.5), 4),
-        "hard_p99_s": round(pct(timings, 0.99), 4),
-        "hard_max_s": round(max(timings), 4),
+        "hard_p50_s": round(pct(wall, 0.5), 4),
+        "hard_p99_s": round(pct(wall, 0.99), 4),
+        "hard_max_s": round(max(wall), 4),
+        "hard_cpu_p50_s": round(pct(cpu, 0.5), 4),
+        "hard_cpu_p99_s": round(pct(cpu, 0.99), 4),
+        "hard_cpu_max_s": round(max(cpu), 4),
         "plays_checked_per_second": round(checks / check_s, 1),
     }
 

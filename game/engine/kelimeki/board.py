@@ -26,9 +26,7 @@ LAYOUT = (
     "Hooo..232..oooH",
 )
 # W-B5, W-B7: one letter multiplier per cell (1, 2 or 3).
-MULT: tuple[int, ...] = tuple(
-    int(ch) if ch in "23" else 1 for row in LAYOUT for ch in row
-)
+MULT: tuple[int, ...] = tuple(int(ch) if ch in "23" else 1 for row in LAYOUT for ch in row)
 
 
 def idx(row: int, col: int) -> int:

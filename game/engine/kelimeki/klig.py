@@ -33,8 +33,7 @@ def game_points(players: int, places: list[int | None], forfeited: list[bool]) -
     forfeited seat)."""
     table = PLACE_POINTS[players]
     return [
-        FORFEIT_POINTS if forfeited[s] else table.get(places[s] or 0, 0)
-        for s in range(players)
+        FORFEIT_POINTS if forfeited[s] else table.get(places[s] or 0, 0) for s in range(players)
     ]
 
 

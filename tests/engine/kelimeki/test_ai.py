@@ -92,8 +92,11 @@ def test_bot_sees_only_its_view():
 def test_no_play_exchanges_or_passes():
     st = make_state(2, racks=[["Ğ", "J"], ["A"]], bag=["A", "B"], words=["ev"])
     a = bots.choose(GAME.view_for(st, 0), "hard", random.Random(1))
-    assert a["type"] == "exchange" and sorted(a["letters"]) == ["J", "Ğ"] or a == {
-        "type": "exchange", "letters": ["J", "Ğ"]}
+    assert (
+        a["type"] == "exchange"
+        and sorted(a["letters"]) == ["J", "Ğ"]
+        or a == {"type": "exchange", "letters": ["J", "Ğ"]}
+    )
     st.bag = []
     assert bots.choose(GAME.view_for(st, 0), "hard", random.Random(1)) == {"type": "pass"}
 

@@ -28,7 +28,9 @@ def test_w_l5_w_l7_ranks_and_negative_totals():
     assert rank_of(Record(total=-4)) == "Çaylak"
     assert rank_of(Record(total=24)) == "Çaylak" and rank_of(Record(total=25)) == "Hececi"
     assert rank_of(Record(total=299)) == "Usta" and rank_of(Record(total=800)) == "Efsane"
-    change = apply_change(Record(total=149, rewarded=frozenset({25, 75})), 1)  # 150 -> Usta (+10) -> 160
+    change = apply_change(
+        Record(total=149, rewarded=frozenset({25, 75})), 1
+    )  # 150 -> Usta (+10) -> 160
     assert change.record.total == 160 and rank_of(change.record) == "Usta"
     down = apply_change(change.record, -2 * 6)
     assert down.record.total == 148 and rank_of(down.record) == "Kelimeci"

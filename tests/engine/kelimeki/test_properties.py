@@ -58,7 +58,7 @@ def leak_free(state, seat: int) -> None:
     random.Random(len(hidden)).shuffle(hidden)
     for s in range(other.players):
         if s != seat:
-            other.racks[s], hidden = hidden[: len(other.racks[s])], hidden[len(other.racks[s]):]
+            other.racks[s], hidden = hidden[: len(other.racks[s])], hidden[len(other.racks[s]) :]
     other.bag = hidden
     other.secret ^= 0xFFFF
     assert GAME.view_for(other, seat) == view

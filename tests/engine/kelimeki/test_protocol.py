@@ -23,8 +23,9 @@ def test_game_meets_the_protocol_and_is_registered():
         GAME.clean_options({"tasks": 5})
 
 
-@pytest.mark.parametrize("seats,levels,seed", [(2, ("hard", "easy"), 11),
-                                               (4, ("normal", "easy", "hard", "easy"), 12)])
+@pytest.mark.parametrize(
+    "seats,levels,seed", [(2, ("hard", "easy"), 11), (4, ("normal", "easy", "hard", "easy"), 12)]
+)
 def test_whole_match_through_the_protocol(seats, levels, seed):
     """new_match → loop {may_act/bot_choose/apply} → match_over/match_result, with a
     JSON round trip of the state after every action."""

@@ -50,8 +50,25 @@ def test_w_b4_bonus_layout_counts_and_symmetry():
     for b in board.BLOCKS:
         assert all(board.MULT[i] == 1 for i in b)
     x3 = {board.rc(i) for i, m in enumerate(board.MULT) if m == 3}
-    assert x3 == {(0, 7), (7, 0), (14, 7), (7, 14), (7, 7), (1, 5), (1, 9), (5, 1), (5, 13),
-                  (9, 1), (9, 13), (13, 5), (13, 9), (3, 7), (7, 3), (7, 11), (11, 7)}
+    assert x3 == {
+        (0, 7),
+        (7, 0),
+        (14, 7),
+        (7, 14),
+        (7, 7),
+        (1, 5),
+        (1, 9),
+        (5, 1),
+        (5, 13),
+        (9, 1),
+        (9, 13),
+        (13, 5),
+        (13, 9),
+        (3, 7),
+        (7, 3),
+        (7, 11),
+        (11, 7),
+    }
     diamond = [(r, c) for r in range(15) for c in range(15) if abs(r - 7) + abs(c - 7) <= 2]
     assert len(diamond) == 13 and all(board.MULT[board.idx(r, c)] >= 2 for r, c in diamond)
 
@@ -190,8 +207,15 @@ def test_w_m2_refused_action_changes_nothing():
     before = snapshot(st)
     seat = st.turn
     with pytest.raises(RuleError):
-        GAME.apply(st, seat, {"type": "play", "placements": [
-            {"row": 7, "col": 7, "letter": st.racks[seat][0].replace("*", "A")}]}, 0.0)
+        GAME.apply(
+            st,
+            seat,
+            {
+                "type": "play",
+                "placements": [{"row": 7, "col": 7, "letter": st.racks[seat][0].replace("*", "A")}],
+            },
+            0.0,
+        )
     assert snapshot(st) == before and st.turn == seat
 
 
@@ -429,13 +453,27 @@ def test_w_z6_three_opponents_and_forfeited_zone_collects_nothing():
 def test_w_z8_zones_are_in_every_view():
     """W-Z8: the table draws the zones from the view's ``zones`` after every play."""
     st = make_state(2, racks=[list("KARE"), ["A"]], words=["kare"])
-    GAME.apply(st, 0, {"type": "play", "placements": [
-        {"row": 0, "col": c, "letter": ch} for c, ch in enumerate("KARE")]}, 0.0)
+    GAME.apply(
+        st,
+        0,
+        {
+            "type": "play",
+            "placements": [{"row": 0, "col": c, "letter": ch} for c, ch in enumerate("KARE")],
+        },
+        0.0,
+    )
     assert GAME.view_for(st, 1)["zones"][0] == "0000" + "." * 7 + "...."
     st = make_state(2, racks=[list("KÖK"), ["A"]], words=["karekök"],
                     rows={0: "KARE..........."}, first_done=[True, False])  # fmt: skip
-    GAME.apply(st, 0, {"type": "play", "placements": [
-        {"row": 0, "col": c, "letter": ch} for c, ch in zip(range(4, 7), "KÖK")]}, 0.0)
+    GAME.apply(
+        st,
+        0,
+        {
+            "type": "play",
+            "placements": [{"row": 0, "col": c, "letter": ch} for c, ch in zip(range(4, 7), "KÖK")],
+        },
+        0.0,
+    )
     assert GAME.view_for(st, None)["zones"][0] == "0000000........"
 
 
