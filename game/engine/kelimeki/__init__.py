@@ -27,6 +27,8 @@ AI_MOVE_SECONDS = 7 * 24 * 3600
 def parse_placements(raw) -> list[Placement]:
     """The wire form of a play's tiles (kelimeki-scenario.md): each
     ``{"row", "col", "letter", "joker"?}``; raises ActionFormatError."""
+    if raw is None:
+        return []  # no placements at all: the rules answer no_tiles
     if not isinstance(raw, list):
         raise ActionFormatError("bad_action", "'placements' must be a list")
     out = []
@@ -46,6 +48,8 @@ def parse_placements(raw) -> list[Placement]:
 
 
 def parse_tiles(raw) -> list[str]:
+    if raw is None:
+        return []  # nothing named: the rules answer no_tiles (or bag_empty)
     if not isinstance(raw, list) or not all(isinstance(t, str) and t in TILES for t in raw):
         raise ActionFormatError("bad_action", "'letters' must be a list of tiles")
     return list(raw)

@@ -52,7 +52,8 @@ def _check_action(i: int, a, players: int) -> dict:
         except ActionFormatError as exc:
             raise ScenarioError(f"{where}: {exc.detail}") from None
     if kind == "exchange":
-        _tiles(a.get("letters"), f"{where}: 'letters'")
+        if a.get("letters") is not None:
+            _tiles(a["letters"], f"{where}: 'letters'")
     return a
 
 

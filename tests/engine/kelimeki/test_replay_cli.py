@@ -133,3 +133,10 @@ def test_good_scenario_through_the_command():
     out = json.loads(proc.stdout)
     assert out["results"][0] == {"ok": False, "error": "no_word"}
     assert out["klig"] == [-2, 2] and out["over"] is True
+
+
+def test_missing_placements_or_letters_are_a_rule_matter():
+    """Not in the format's malformed list, so answered per action (no_tiles)."""
+    out = run_scenario(bad(actions=[{"seat": 0, "type": "play"},
+                                    {"seat": 0, "type": "exchange"}]))  # fmt: skip
+    assert out["results"] == [{"ok": False, "error": "no_tiles"}] * 2
