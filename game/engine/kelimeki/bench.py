@@ -6,7 +6,8 @@ Plays seeded 2- and 4-player games between ``hard`` bots and reports: the hard b
 decision time per move (p50, p99, max, by the wall clock and by the process's CPU
 time — the fair figure on a shared, loaded machine; the issue asks p99 < 1 s), the shipped word
 list's load time and size, the lookup time of ``contains`` (µs), and the engine's own
-speed (plays checked and applied per second, bots aside).
+speed (plays checked per second, bots aside), and the worst case of the move
+generator: the hard decision with both jokers in the rack.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 import time
 import timeit
 
-from . import GAME
+from . import GAME, bots
 from .lexicon import shipped
 from .movegen import Position, generate
 from .simulate import play_game
@@ -39,7 +40,7 @@ def run(games: int, seed: int) -> dict:
     per = timeit.timeit(lambda: [lex.contains(w) for w in probes], number=20000)
     lookup_us = per / (20000 * len(probes)) * 1e6
     rng = random.Random(seed)
-    timings: list[float] = []
+    timings: list[tuple[float, float]] = []
     checks, check_s = 0, 0.0
     for g in range(games):
         players = 2 if g % 2 == 0 else 4
@@ -63,7 +64,27 @@ def run(games: int, seed: int) -> dict:
         "hard_cpu_p99_s": round(pct(cpu, 0.99), 4),
         "hard_cpu_max_s": round(max(cpu), 4),
         "plays_checked_per_second": round(checks / check_s, 1),
+        **_two_jokers(random.Random(f"j{seed}")),
     }
+
+
+def _two_jokers(rng: random.Random, games: int = 2) -> dict:
+    """The generator's worst case: at every turn of hard-bot games, the hard decision
+    for the same view with the rack forced to hold both jokers (CPU seconds)."""
+    cpu = []
+    for _ in range(games):
+        state = GAME.new_match({}, 2, rng)
+        while not state.over:
+            seat = state.turn
+            view = GAME.view_for(state, seat)
+            forced = dict(view, rack=["*", "*"] + [t for t in view["rack"] if t != "*"][:5])
+            c0 = time.process_time()
+            bots.choose(forced, "hard", random.Random(0))
+            cpu.append(time.process_time() - c0)
+            GAME.apply(state, seat, GAME.bot_choose(view, "hard", rng), 0.0)
+    return {"two_joker_moves": len(cpu), "two_joker_cpu_p50_s": round(pct(cpu, 0.5), 4),
+            "two_joker_cpu_p99_s": round(pct(cpu, 0.99), 4),
+            "two_joker_cpu_max_s": round(max(cpu), 4)}  # fmt: skip
 
 
 def _engine_speed(players: int, rng: random.Random) -> tuple[int, float]:
