@@ -71,10 +71,6 @@ def _line(cells, start: int, step: int, along_row: bool) -> list[int]:
     return run
 
 
-class _Overlay(dict):
-    """The board's letters with the play's tiles laid over it (index -> letter)."""
-
-
 def evaluate_play(
     cells: Sequence[str | None],
     jokers: set[int] | frozenset[int],
@@ -106,7 +102,8 @@ def evaluate_play(
     cols = {p.col for p in placements}
     if len(rows) > 1 and len(cols) > 1:
         raise RuleError("not_in_line")
-    over = _Overlay((i, ch) for i, ch in enumerate(cells) if ch is not None)
+    # the board's letters with the play's tiles laid over it (index -> letter)
+    over = {i: ch for i, ch in enumerate(cells) if ch is not None}
     for i, p in placed.items():
         over[i] = p.letter
     order = sorted(placed)
