@@ -2,6 +2,21 @@
 
 ``GAME`` meets ``game.engine.protocol.Game``.  One game is one "hand": the match ends
 when the game ends (W-E1, W-E2, W-E6).
+
+Modules: ``alphabet`` (letters, tiles, points, W-D2 folding), ``board`` (layout, blocks,
+homes), ``lexicon`` (the word list: a set for ``contains`` and a DAWG for the AI),
+``state``, ``rules`` (plays, tax, exchange, pass, forfeit, the end), ``views``,
+``movegen`` and ``bots`` (the AI, from a view only), ``klig`` (W-L), ``replay`` (the
+scenario command).  Commands::
+
+    python -m game.engine.replay SCENARIO.json          # "game": "kelimeki"
+    python -m game.engine.kelimeki.simulate --hands 30 --seed 1
+    python -m game.engine.kelimeki.bench --games 10 --seed 2
+
+Chance: the bag is shuffled and the starter drawn with the RNG passed to
+``new_match``, which also draws the match's ``secret``; the random places of exchanged
+tiles (W-M9) come from ``random.Random`` seeded with that secret and the move number,
+since ``apply`` takes no RNG.  The secret is never in a view.
 """
 
 from __future__ import annotations
