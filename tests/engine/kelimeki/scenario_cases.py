@@ -336,6 +336,95 @@ case(
     },
 )
 
+# --- into the next corner: W-Z2 and a first play through an occupied home (W-M5) -------
+# 1. KARAKOL 34 (as above).  5. EVLİ: 27, 9 to seat 1 (as above).
+# 9. ATAŞ on (0,11)…(0,14), empty cells of seat 1's block: the 11 old tiles plain
+#    1+1+1+1+1+2+1+1+7+1+1 = 18, the new ones (no bonus in a block) 1+1+1+4 = 7 -> 25;
+#    placed on seat 1's zone: 25 // 3 = 8 to seat 1, 17 kept; the four cells stay in
+#    seat 1's zone (W-Z2).  Seat 0's tile is now on seat 1's home.
+# 10. Seat 1's first play must cover its home: U at (1,10) does not (must_cover_home,
+#     checked before the word).  11. U at (1,14): ŞU runs through (0,14): 4 + 2 = 6,
+#     all in its own zone: no tax.
+case(
+    "first_play_through_occupied_home",
+    ["W-M5", "W-Z2", "W-Z5", "W-Z6", "W-B6", "W-M1"],
+    {
+        "players": 4,
+        "starter": 0,
+        "racks": [list("KARAKOL"), ["U", "N"], ["Ç"], ["J"]],
+        "bag": ["E", "V", "L", "İ", "A", "T", "A", "Ş", "B", "C", "D", "E", "F", "G", "H", "M"],
+        "words": ["karakol", "karakolevli", "karakolevliataş", "şu", "iu"],
+        "actions": [
+            play(0, *(P(0, c, ch) for c, ch in enumerate("KARAKOL"))),
+            act(1, "pass"),
+            act(2, "pass"),
+            act(3, "pass"),
+            play(0, *(P(0, c, ch) for c, ch in zip(range(7, 11), "EVLİ"))),
+            act(1, "pass"),
+            act(2, "pass"),
+            act(3, "pass"),
+            play(0, *(P(0, c, ch) for c, ch in zip(range(11, 15), "ATAŞ"))),
+            play(1, P(1, 10, "U")),
+            play(1, P(1, 14, "U")),
+            act(2, "pass"),
+        ],
+    },
+    {
+        "results": [
+            {
+                "ok": True,
+                "words": [{"word": "KARAKOL", "points": 9}],
+                "bingo": 25,
+                "points": 34,
+                "shares": [34, 0, 0, 0],
+                "finish_bonus": 0,
+            },
+            {"ok": True},
+            {"ok": True},
+            {"ok": True},
+            {
+                "ok": True,
+                "words": [{"word": "KARAKOLEVLİ", "points": 27}],
+                "bingo": 0,
+                "points": 27,
+                "shares": [18, 9, 0, 0],
+                "finish_bonus": 0,
+            },
+            {"ok": True},
+            {"ok": True},
+            {"ok": True},
+            {
+                "ok": True,
+                "words": [{"word": "KARAKOLEVLİATAŞ", "points": 25}],
+                "bingo": 0,
+                "points": 25,
+                "shares": [17, 8, 0, 0],
+                "finish_bonus": 0,
+            },
+            {"ok": False, "error": "must_cover_home"},
+            {
+                "ok": True,
+                "words": [{"word": "ŞU", "points": 6}],
+                "bingo": 0,
+                "points": 6,
+                "shares": [0, 6, 0, 0],
+                "finish_bonus": 0,
+            },
+            {"ok": True},
+        ],
+        "over": False,
+        "turn": 3,
+        "passes": 1,
+        "bag_count": 0,
+        "scores": [69, 23, 0, 0],
+        "racks": [["B", "C", "D", "E", "F", "G", "H"], ["M", "N"], ["Ç"], ["J"]],
+        "board": board({0: "KARAKOLEVLİATAŞ", 1: "..............U"}),
+        "zones": ["000000000001111", "0000.......1111", "0000.......1111", "0000.......1111"]
+        + [EMPTY] * 7
+        + ["3333.......2222"] * 4,
+    },
+)
+
 # --- every rejection code of a play, in the documented order ------------------------
 case(
     "play_rejections",
