@@ -133,7 +133,7 @@ def test_generated_plays_score_as_the_rules_do(seed):
         assert sum(res.shares) == res.points
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), seats=st.sampled_from((2, 4)))
 def test_bot_games_always_end(seed, seats):
     """Bots only (easy, fast) play a whole game; it ends by W-E1 or W-E2 and the 100
