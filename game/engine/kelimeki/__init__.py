@@ -78,6 +78,7 @@ class Kelimeki:
     lower_is_better = False
     default_move_seconds = LIVE_MOVE_SECONDS
     fixed_move_seconds = True
+    private_kinds = frozenset()  # Karıştır (W-T6) is the client's own, never sent
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         """Options: ``vs_ai`` (bool) picks the move deadline (W-X3)."""
@@ -155,8 +156,22 @@ class Kelimeki:
         return [{"type": "game_over", "end": state.end, "scores": list(state.scores),
                  "deducted": list(state.deducted or [])}]  # fmt: skip
 
+    def log_form(self, action: dict) -> dict:
+        keys = {"play": ("placements",), "exchange": ("letters",), "pass": ()}
+        return {"type": action["type"], **{k: action[k] for k in keys.get(action["type"], ())
+                                           if k in action}}  # fmt: skip
+
     def view_for(self, state: State, seat: int | None) -> dict:
         return view_for(state, seat)
+
+    def turn_key(self, state: State):
+        return [state.moves, state.turn]
+
+    def away_after_timeout(self, state: State, seat: int) -> bool:
+        return False  # W-X3: a timeout forfeits the seat; nothing to stand in for
+
+    def bot_pace(self, state: State) -> float:
+        return 2.0  # a word takes a while to find
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return () if state.over else (state.turn,)
