@@ -194,7 +194,7 @@ def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) ->
         seat, kind, payload, actor = log
         row = MatchAction(
             match=match, version=match.version, hand_no=hand_no_of(spec, st), seat=seat, kind=kind,
-            payload=payload, actor=actor,
+            payload=payload, actor=actor, created_at=now,
         )  # fmt: skip
     _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
     rows.save_match(match, row)
