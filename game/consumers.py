@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
-from game import services
+from game import runner, services
 from game.broadcast import WATCHERS, match_topic
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
@@ -213,6 +213,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """A snapshot on request (counted against the per-user limit: None over it)."""
         if not user_request_allowed(self.scope["user"].pk):
             return None
+        runner.adopt(self.match_id)  # embedded: a bot move the worker left is played here
         return match_frame(Match.objects.get(pk=self.match_id), self.seat)
 
     def _act(self, action: dict, version: int | None) -> Exception | None:
