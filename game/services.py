@@ -117,8 +117,8 @@ def bot_think_seconds(hand, seats: list[MatchSeat], botset: set[int],
     Taking a tile is quick (0.8 x base), playing and discarding slower (1.3 x base), each
     varied by ±25 % so that a table does not tick like a metronome.  K-C1/K-C5: when a
     bot has drawn from the centre and a human may claim the thrown tile, the bot waits at
-    least ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
-    *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
+    least ``KUT_CLAIM_WINDOW_SECONDS`` (up to 15 % more) before it plays on, so the human
+    has time to press *Atılan Taşı Al* (the table shows the countdown, ``bot_due``)."""
     base = float(settings.KUT_BOT_DELAY_SECONDS)
     if base <= 0:
         return 0.0
@@ -126,7 +126,7 @@ def bot_think_seconds(hand, seats: list[MatchSeat], botset: set[int],
     factor = 0.8 if hand.phase == "take" else 1.3
     think = base * factor * rng.uniform(0.75, 1.25)
     if hand.turn in botset and hand.phase == "play" and _human_may_claim(hand, seats, botset):
-        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS) * rng.uniform(1.0, 1.15))
     return think
 
 

@@ -87,7 +87,8 @@ def test_a_bot_that_drew_waits_out_the_claim_window_of_a_human_k_c1_k_c5(players
                 m, ms = _load(m.pk)
                 if can_claim(ms.hand, 0):
                     assert m.bot_due >= now + timedelta(seconds=2.5)
-                    assert m.bot_due <= now + timedelta(seconds=2.5)  # the window is longer
+                    # the window (up to 15 % more) is longer than any think time
+                    assert m.bot_due <= now + timedelta(seconds=2.5 * 1.15)
                     found = True
                 break
             services.match_play_bot(m.pk, m.version)
