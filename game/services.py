@@ -129,7 +129,7 @@ def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: se
     and discarding slower, 1.3 x base) and varied by ±25 % so that a table does not tick
     like a metronome.  When a human may act out of turn while a bot is to move (KÜT's
     claim window after a centre draw, K-C1/K-C5), the bot waits at least
-    ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
+    ``KUT_CLAIM_WINDOW_SECONDS`` (up to 15 % more) before it plays on, so the human has time to press
     *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
     base = float(settings.KUT_BOT_DELAY_SECONDS)
     if base <= 0:
@@ -138,7 +138,7 @@ def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: se
     think = base * spec.bot_pace(st) * rng.uniform(0.75, 1.25)
     acting = spec.to_act(st)
     if any(s in botset for s in acting) and _human_may_act_out_of_turn(spec, st, botset):
-        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS) * rng.uniform(1.0, 1.15))
     return think
 
 
