@@ -103,6 +103,9 @@ class TableForm(forms.Form):
             raise forms.ValidationError(message_for("bad_options"), code="bad_options") from None
         if not cleaned.get("rated"):
             cleaned["move_seconds"] = None  # P-3: a test table has no move timer
+        seats = cleaned.get("seat_count") or max(self.card.seat_counts)
+        if cleaned.get("partners") and seats != 4:  # P-8: 0+2 against 1+3
+            raise forms.ValidationError(message_for("no_partners"), code="no_partners")
         return cleaned
 
     def table_kwargs(self) -> dict:
