@@ -41,10 +41,11 @@ class TableForm(forms.Form):
     )
     private = forms.TypedChoiceField(
         label=_("Visibility"),
-        choices=[("0", _("Public")), ("1", _("Private (invite link only)"))],
+        choices=[("0", _("Public")), ("1", _("Private"))],
         coerce=lambda v: v == "1",
         initial="0",
         widget=forms.RadioSelect,
+        help_text=_("A private table is reached by its invite link only."),
     )
     level = forms.ChoiceField(
         label=_("Level"), choices=LEVEL_CHOICES, initial=portal.DEFAULT_LEVEL,

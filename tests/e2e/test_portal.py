@@ -19,7 +19,15 @@ from playwright.sync_api import Browser, expect
 from game.engine import registry
 from game.models import Match
 from lobby.models import Table as TableRow
-from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, Table, make_user, new_context, shot
+from tests.e2e.test_table import (
+    DESKTOP,
+    PHONE_LANDSCAPE,
+    SHOTS,
+    Table,
+    make_user,
+    new_context,
+    shot,
+)  # fmt: skip
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -65,6 +73,12 @@ def play_to_the_end(table: Table, page) -> int:
         )
 
 
+def full_shot(page, name: str) -> None:
+    """The whole page (the cards below the fold too)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
 def small_buttons(page, selector: str) -> list[str]:
     return page.evaluate(
         """([sel, min]) => [...document.querySelectorAll(sel)]
@@ -94,12 +108,12 @@ def test_a_kut_table_from_the_portal_dialog_filled_with_bots_and_played(
             soon = page.locator(f"#game-{key}")
             expect(soon).to_contain_text("yakında")
             expect(soon.locator("button, a.button")).to_have_count(0)
-    shot(page, "portal-home-desktop")
+    full_shot(page, "portal-home-desktop")
 
     # The lobby: the same cards, live; KÜT's "Masalar" leads to its own lobby.
     page.goto("/lobby/")
     expect(page.locator("#lobby-games .game-card")).to_have_count(len(registry.GAMES))
-    shot(page, "portal-lobby-desktop")
+    full_shot(page, "portal-lobby-desktop")
     page.locator("#game-kut").get_by_role("link", name="Masalar").click()
     page.wait_for_url(re.compile(r"/lobby/kut/$"))
     expect(page.locator("h1.game-name")).to_have_text("KÜT")
@@ -157,7 +171,7 @@ def test_the_portal_on_a_phone_held_sideways(live_site, browser: Browser):
         page.goto(url)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width, url
         assert small_buttons(page, ".game-card .button") == [], url
-        shot(page, name)
+        full_shot(page, name)
     # the cards stack (one or two per row, never squeezed)
     boxes = [c.bounding_box() for c in page.locator("#lobby-games .game-card").all()]
     assert all(b["width"] >= 300 for b in boxes), boxes
