@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Browser, expect
 
 from game.engine import registry
 from game.models import Match
+from lobby import services
 from lobby.models import Table as TableRow
 from tests.e2e.test_table import (
     DESKTOP,
@@ -71,6 +74,20 @@ def play_to_the_end(table: Table, page) -> int:
             " return Number(d.version) > v && (d.phase !== 'play' || d.hand !== h); }",
             [facts["version"], facts["hand"]],
         )
+
+
+def in_a_thread(fn):
+    """Run ``fn`` (a service that broadcasts with async_to_sync) beside Playwright's
+    event loop, as test_table.create_match does."""
+
+    def call():
+        try:
+            return fn()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()
 
 
 def full_shot(page, name: str) -> None:
@@ -175,7 +192,16 @@ def test_the_portal_on_a_phone_held_sideways(live_site, browser: Browser):
     # the cards stack (one or two per row, never squeezed)
     boxes = [c.bounding_box() for c in page.locator("#lobby-games .game-card").all()]
     assert all(b["width"] >= 300 for b in boxes), boxes
+    # KÜT's lobby with someone's open table: its badges and seats, the Sit-here buttons
+    host = make_user("portal_kurucu", "Ece")
+    in_a_thread(lambda: services.table_create(host=host, tasks=12, level="usta"))
     page.goto("/lobby/kut/")
+    expect(page.locator("#lobby-tables .table-card")).to_have_count(1)
+    expect(page.locator("#lobby-tables")).to_contain_text("12 görev")
+    expect(page.locator("#lobby-tables")).to_contain_text("Usta")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert small_buttons(page, ".table-list .button, .game-head .button") == []
+    full_shot(page, "portal-kut-lobby-phone")
     page.get_by_role("link", name="Masa kur").tap()
     dialog = page.locator("dialog#new-table")
     expect(dialog).to_be_visible()
