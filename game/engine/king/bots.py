@@ -23,14 +23,14 @@ import random
 
 from .cards import HEARTS, card, name, suit_index
 from .contracts import EARLY_END, KOZ, PENALTIES, PENALTY_CARDS
-from .hand import legal_cards, trick_winner_index
+from .rules import legal_cards, trick_winner_index
 
 LEVELS = ("easy", "normal", "hard")
 
 # Mean value (own hand score, by this module's play-outs) of the best koz and the best
 # penalty option for a random 13-card hand: the worth of a choice kept for later.
-# Measured with ``python -m game.engine.king.bots --baseline`` (2,000 hands).
-BASELINE = {"koz": 268.0, "ceza": -32.0}
+# Measured with ``python -m game.engine.king.simulate --baseline 2000``.
+BASELINE = {"koz": 230.4, "ceza": -40.9}
 CHOICE_DEALS = {"normal": 3, "hard": 14}
 PLAY_ROLLOUTS = 160  # the hard bot's play-outs per card decision (all candidates)
 MIN_DEALS, MAX_DEALS = 6, 40
@@ -331,4 +331,18 @@ def choose(view: dict, level: str, rng: random.Random) -> dict | None:
     return {"type": "play", "card": name(c)}
 
 
-__all__ = ["LEVELS", "choose", "PENALTIES"]
+__all__ = ["LEVELS", "choose"]
+
+
+def measure_baseline(hands: int, seed: int = 1, deals: int = 8) -> dict:
+    """The mean value of the best koz and the best penalty option over random hands
+    (``BASELINE``), by the same play-outs the bots use."""
+    rng = random.Random(seed)
+    opts = [(p, None) for p in PENALTIES] + [(KOZ, t) for t in range(4)]
+    koz = ceza = 0.0
+    for _ in range(hands):
+        hand = sorted(rng.sample(range(52), 13))
+        v = contract_values(hand, opts, 0, deals, rng)
+        ceza += max(v[:6])
+        koz += max(v[6:])
+    return {"koz": round(koz / hands, 1), "ceza": round(ceza / hands, 1)}
