@@ -19,6 +19,7 @@ import random
 import time
 from collections import defaultdict
 
+from . import bots
 from .bots import LEVELS, measure_baseline
 from .game import GAME
 
@@ -105,6 +106,8 @@ def main(argv=None) -> int:
     p.add_argument("--length", type=int, default=20, choices=(4, 8, 12, 20))
     p.add_argument("--levels", default="hard,normal,easy,normal")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--rollouts", type=int, default=bots.PLAY_ROLLOUTS,
+                   help="the hard bot's play-outs per card decision")
     p.add_argument(
         "--baseline",
         type=int,
@@ -120,6 +123,7 @@ def main(argv=None) -> int:
         p.error(f"--levels: four levels among {LEVELS}")
     if args.hands < 1:
         p.error("--hands must be positive")
+    bots.PLAY_ROLLOUTS = args.rollouts
     r = simulate(args.hands, levels, args.seed, args.length)
     if args.json:
         print(json.dumps(r))
