@@ -38,7 +38,7 @@ class KingGame:
         if unknown:
             raise InputError(f"unknown King option(s): {', '.join(sorted(map(str, unknown)))}")
         length = options.get("length", DEFAULT_LENGTH)
-        if isinstance(length, bool) or length not in LENGTHS:
+        if type(length) is not int or length not in LENGTHS:
             raise InputError(f"length must be 4, 8, 12 or 20 hands, not {length!r}")
         rated = options.get("rated", True)
         if not isinstance(rated, bool):

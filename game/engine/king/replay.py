@@ -51,7 +51,7 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     if data.get("game") != "king":
         raise ScenarioError(f"unknown game {data.get('game')!r}")
     length = data.get("length", DEFAULT_LENGTH)
-    if isinstance(length, bool) or length not in LENGTHS:
+    if type(length) is not int or length not in LENGTHS:
         raise ScenarioError(f"'length' must be 4, 8, 12 or 20, not {length!r}")
     chooser = data.get("chooser")
     if isinstance(chooser, bool) or not isinstance(chooser, int) or not 0 <= chooser <= 3:

@@ -136,6 +136,7 @@ MALFORMED = {
     "length_5": _with(length=5),
     "length_string": _with(length="20"),
     "length_true": _with(length=True),
+    "length_float": _with(length=20.0),
     "chooser_missing": _with(chooser=...),
     "chooser_4": _with(chooser=4),
     "chooser_float": _with(chooser=1.0),

@@ -142,7 +142,7 @@ def test_g_m2_match_length_option():
     assert GAME.clean_options({})["length"] == 20
     for n in (4, 8, 12, 20):
         assert GAME.clean_options({"length": n})["length"] == n
-    for bad in (0, 5, 16, 21, "20", True, None):
+    for bad in (0, 5, 16, 21, "20", True, None, 20.0):
         with pytest.raises(InputError):
             GAME.clean_options({"length": bad})
 
