@@ -106,8 +106,12 @@ def main(argv=None) -> int:
     p.add_argument("--length", type=int, default=20, choices=(4, 8, 12, 20))
     p.add_argument("--levels", default="hard,normal,easy,normal")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--rollouts", type=int, default=bots.PLAY_ROLLOUTS,
-                   help="the hard bot's play-outs per card decision")
+    p.add_argument(
+        "--rollouts",
+        type=int,
+        default=bots.PLAY_ROLLOUTS,
+        help="the hard bot's play-outs per card decision",
+    )
     p.add_argument(
         "--baseline",
         type=int,
