@@ -112,6 +112,7 @@ def main(argv=None) -> int:
         default=bots.PLAY_ROLLOUTS,
         help="the hard bot's play-outs per card decision",
     )
+    p.add_argument("--choice-deals", type=int, help="the hard bot's deals per contract choice")
     p.add_argument(
         "--baseline",
         type=int,
@@ -128,6 +129,8 @@ def main(argv=None) -> int:
     if args.hands < 1:
         p.error("--hands must be positive")
     bots.PLAY_ROLLOUTS = args.rollouts
+    if args.choice_deals:
+        bots.CHOICE_DEALS["hard"] = args.choice_deals
     r = simulate(args.hands, levels, args.seed, args.length)
     if args.json:
         print(json.dumps(r))
