@@ -108,3 +108,33 @@ def timeout_contract(length: int, chosen: list[list[str]], seat: int,
 def timeout_card(legal: list[int]) -> int:
     """G-T2: the lowest legal card by rank, ties by the suit order S H C D."""
     return min(legal, key=lambda c: (strength(c), c // 13))
+
+
+# Every code King's engine may raise (RuleError / ActionFormatError), for documentation,
+# the table's translated messages (G-Q2's reasons among them) and tests.
+CODES = {
+    "bad_action": "the action is malformed",
+    "unknown_action": "no such action type",
+    "unknown_contract": "no such contract (G-H2)",
+    "bad_trump": "koz names a trump suit S, H, C or D; a penalty contract none (G-H3)",
+    "bad_card": "not a card in notation (G-C2)",
+    "bad_seat": "no such seat",
+    "hand_over": "the hand has ended (G-P9)",
+    "not_your_turn": "it is not this seat's turn (G-M1, G-H1)",
+    "already_chosen": "this hand's contract is already chosen (G-H1)",
+    "not_chosen": "no card before the contract is chosen (G-H1)",
+    "no_ceza_left": "Ceza hakkınız kalmadı: no penalty choice left (G-H4, G-Q2)",
+    "no_koz_left": "Koz hakkınız kalmadı: no koz choice left (G-H4, G-Q2)",
+    "contract_used_up": "İki kez oynandı: played twice already (G-H5, G-Q2)",
+    "not_in_hand": "you do not hold that card",
+    "must_follow_suit": "play a card of the led suit (G-P2)",
+    "must_play_kh": "the king of hearts falls on the ace (G-P8)",
+    "must_trump": "void in the led suit: play a trump (G-P4)",
+    "must_play_penalty_card": "void in the led suit: play a penalty card (G-P7)",
+    "trump_not_broken": "no trump lead before trumps are broken (G-P5)",
+    "hearts_not_broken": "no heart lead before hearts are broken (G-P6)",
+    "take_back_off": "take-back is off at this table (G-X4)",
+    "nothing_to_take_back": "only your own last action, while nothing followed (G-X4)",
+    "hand_in_progress": "the hand is still being played (G-M4)",
+    "match_over": "the match is over (G-M6)",
+}

@@ -640,3 +640,19 @@ def test_g_p10_any_other_card_is_refused_and_changes_nothing():
             apply(h, 0, {"type": "play", "card": bad})
         assert exc.value.code in ("hearts_not_broken", "not_in_hand")
     assert h.to_dict() == before
+
+
+def test_every_code_the_engine_raises_is_documented():
+    """Every refusal code in the King package is listed in rules.CODES (translations)."""
+    import re
+    from pathlib import Path
+
+    from game.engine.king import rules
+
+    src = "".join(p.read_text() for p in Path(rules.__file__).parent.glob("*.py"))
+    raised = set(re.findall(r'Error\("([a-z_]+)"', src))
+    raised |= set(re.findall(r'return "([a-z_]+)"(?: if|$)', src, re.M)) - {"over"}
+    raised |= set(re.findall(r'"([a-z_]+)" if contract == KOZ else "([a-z_]+)"', src)[0])
+    raised |= {"must_follow_suit"}
+    assert raised <= set(rules.CODES), raised - set(rules.CODES)
+    assert len(raised) >= 20
