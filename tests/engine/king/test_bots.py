@@ -153,3 +153,21 @@ def test_hard_leads_low_in_el_almaz():
     for seed in range(3):
         action = GAME.bot_choose(view, "hard", random.Random(seed))
         assert action["card"] in view["playable"] and action["card"] not in ("AS", "KD", "QC")
+
+
+def test_simulate_and_bench_commands(capsys):
+    """The simulation prints each level's mean score per hand with its 95% interval; the
+    bench prints engine speed and bot move times (tiny runs here)."""
+    from game.engine.king import bench
+    from game.engine.king import simulate as sim
+
+    assert sim.main(["--hands", "4", "--length", "4", "--seed", "3", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["hands"] == 4 and set(r["levels"]) == {"easy", "normal", "hard"}
+    for x in r["levels"].values():
+        assert x["low"] <= x["mean"] <= x["high"] and x["move_ms"]["p99"] >= 0
+    assert sim.main(["--hands", "1", "--length", "4"]) == 0
+    assert "hard > normal > easy" in capsys.readouterr().out
+    assert bench.main(["--hands", "3", "--bot-hands", "2", "--json"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert b["engine"]["hands"] == 3 and b["bots"]["hard"]["moves"] > 0
