@@ -26,6 +26,7 @@ class KingGame:
     lower_is_better = False  # G-M5: the highest total wins
     default_move_seconds = MOVE_SECONDS[3]
     fixed_move_seconds = False
+    private_kinds = frozenset()  # every King action is the table's business
 
     # -- options ---------------------------------------------------------------------
     def clean_options(self, options: Mapping[str, Any]) -> dict:
@@ -88,6 +89,31 @@ class KingGame:
             if state.over:
                 events.append({"type": "match_over", "totals": list(state.totals)})
         return events
+
+    def log_form(self, action: dict) -> dict:
+        """An accepted action with only the keys the rules read."""
+        kind = action["type"]
+        if kind == "choose":
+            out = {"type": kind, "contract": action["contract"]}
+            if action["contract"] == "koz":
+                out["trump"] = action["trump"]
+            return out
+        if kind == "play":
+            return {"type": kind, "card": action["card"]}
+        return {"type": kind}
+
+    def turn_key(self, state: MatchState):
+        """Changes whenever a new turn starts: the choice and every card get the full
+        move time (G-T1), the chooser's first lead too."""
+        hand = state.hand
+        return None if hand is None else [state.hand_no, len(hand.log), hand.turn]
+
+    def away_after_timeout(self, state: MatchState, seat: int) -> bool:
+        return state.away()[seat]  # G-T3
+
+    def bot_pace(self, state: MatchState) -> float:
+        hand = state.hand
+        return 1.5 if hand is not None and hand.phase == "choose" else 1.0
 
     def _take_back(self, state: MatchState, seat: int) -> list[dict]:
         """G-X4: a seat's own last action of the hand, while nothing has followed."""

@@ -247,3 +247,37 @@ def test_bad_seat_and_watcher_cannot_act():
     assert GAME.to_dict(state) == before
     with pytest.raises(InputError):
         GAME.new_match({}, 3, random.Random(1))
+
+
+def test_newer_protocol_members():
+    """The platform's newer members (main's protocol.py): log_form keeps only the keys the
+    rules read; turn_key changes with every new turn (G-T1); away_after_timeout is G-T3;
+    bot_pace; no private action kinds."""
+    assert GAME.private_kinds == frozenset()
+    assert GAME.log_form({"type": "choose", "contract": "koz", "trump": "S", "x": 1}) == {
+        "type": "choose",
+        "contract": "koz",
+        "trump": "S",
+    }
+    assert GAME.log_form({"type": "choose", "contract": "rifki", "trump": None}) == {
+        "type": "choose",
+        "contract": "rifki",
+    }
+    assert GAME.log_form({"type": "play", "card": "AS", "junk": 2}) == {
+        "type": "play",
+        "card": "AS",
+    }
+    m = _match(BY_SUIT)
+    keys = [GAME.turn_key(m)]
+    GAME.apply(m, 0, GAME.log_form({"type": "choose", "contract": "el_almaz"}), 0.0)
+    keys.append(GAME.turn_key(m))  # the chooser's lead: a new turn, same seat
+    _act(m, play(0, "AS")[0])
+    keys.append(GAME.turn_key(m))
+    assert len({json.dumps(k) for k in keys}) == 3
+    assert GAME.bot_pace(m) > 0
+    GAME.on_timeout(m, 1, 0.0)
+    assert not GAME.away_after_timeout(m, 1)
+    for s in (2, 3, 0):
+        GAME.on_timeout(m, s, 0.0)
+    GAME.on_timeout(m, 1, 0.0)  # seat 0 won the trick and leads: seat 1 plays second
+    assert GAME.away_after_timeout(m, 1)
