@@ -63,8 +63,10 @@ def test_g_t2_timeout_choice_koz_in_the_longest_suit():
     assert run(hands, [timeout(0)])["trump"] == "S"
     hand = [card(c) for c in "AH KH QH AC KC QC 2S 3S 4S 2D 3D 4D 5D".split()]
     assert timeout_contract(20, [[], [], [], []], 0, hand) == ("koz", 3)
-    hand = [card(c) for c in "AH KH QH AC KC QC 2S 3S 4S 2D 3D 4D 5S".split()]
-    assert timeout_contract(20, [[], [], [], []], 0, hand) == ("koz", 0)  # tie S, H, C
+    hand = [card(c) for c in "AH KH QH JH AC KC QC 2S 3S 4S 5S 2D 3D".split()]
+    assert timeout_contract(20, [[], [], [], []], 0, hand) == ("koz", 0)  # S and H tie: S
+    hand = [card(c) for c in "AH KH QH JH AC KC 6C 2S 3S 2D 3D 4D 5D".split()]
+    assert timeout_contract(20, [[], [], [], []], 0, hand) == ("koz", 1)  # H and D tie: H
     chosen = [["koz", "koz"], ["el_almaz", "koz"], ["el_almaz", "koz"], ["son_iki", "koz"]]
     out = run(ROUND, [timeout(0)], chosen=chosen)
     assert (out["contract"], out["trump"]) == ("kupa_almaz", None)  # el almaz played twice
@@ -76,9 +78,7 @@ def test_g_t2_timeout_card_lowest_rank_ties_by_suit():
     assert out["tricks"][0]["cards"] == ["2S"]  # 2S 2C 2D (2H) all lowest: S first
     out = run(KUPA_DEAL, [choose(3, "el_almaz"), timeout(3), timeout(0)], chooser=3)
     assert out["tricks"][0]["cards"] == ["2S", "6S"]  # must follow: lowest spade
-    assert [c for c in map(card, ["2H", "2D", "3S"])] and timeout_card(
-        [card("3S"), card("2D"), card("2H")]
-    ) == card("2H")
+    assert timeout_card([card("3S"), card("2D"), card("2H")]) == card("2H")  # H before D
 
 
 def test_g_t3_two_consecutive_timeouts_mark_the_seat_away():
