@@ -364,6 +364,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
         kind = action.get("type") if isinstance(action, dict) else None
+        kind = kind if isinstance(kind, str) else None  # a list is not a type (fuzzer)
         if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
             raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
         if kind in _spec(match).private_kinds:
