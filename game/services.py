@@ -176,6 +176,15 @@ def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
 
 
+def _on_left(match_id: int, user_id: int) -> None:
+    """After a player left a running match: ``KUT_MATCH_LEFT_HOOKS`` (dotted paths, each
+    called with the match id and the user id) — a game's own leaving cost (P-9)."""
+    from django.utils.module_loading import import_string
+
+    for path in getattr(settings, "KUT_MATCH_LEFT_HOOKS", []):
+        import_string(path)(match_id, user_id)
+
+
 def _on_finished(match_id: int) -> None:
     """After a match ends (finished or abandoned): call ``KUT_MATCH_FINISHED_HOOKS``
     (dotted paths, each called with the match id) — ranking and history live there."""
@@ -738,6 +747,8 @@ def match_leave(match_id: int, user, now: datetime | None = None,
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         left_seat = seat.seat
         transaction.on_commit(lambda: _close_seat(match_id, left_seat))
+        if match.running:
+            transaction.on_commit(lambda: _on_left(match_id, user.pk))
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]
         if not match.running:
