@@ -14,6 +14,10 @@ from game.engine import registry
 from game.engine.timing import WARNING_SECONDS
 
 
+def _name(user) -> str:
+    return getattr(user, "display_name", "") or user.get_username()
+
+
 def seat_label(seat) -> dict:
     user = seat.user
     if user is not None:
@@ -27,6 +31,9 @@ def seat_label(seat) -> dict:
         "connected": seat.connected if seat.user_id else True,
         "away": seat.away,
         "left": seat.left,
+        "dropped": seat.dropped,  # P-13: a bot plays while the player is gone
+        "replacement": seat.replacement,  # P-12
+        "request": _name(seat.request_user) if seat.request_user_id else None,
     }
 
 

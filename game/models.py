@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -89,6 +90,23 @@ class MatchSeat(models.Model):
     # The seat's private rack-layout changes so far (``services.match_apply_action``):
     # they never change the match version the other seats act on (issue 16).
     layout_version = models.PositiveIntegerField(default=0)
+    # P-13: when the seat's last socket went (None while connected or never connected);
+    # ``dropped``: a bot plays the seat because its player dropped (not K-N7's timeouts)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    dropped = models.BooleanField(default=False)
+    # P-12: a human asks to take this left seat; the host accepts with *Devam*
+    request_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    request_at = models.DateTimeField(null=True, blank=True)
+    replacement = models.BooleanField(default=False)  # P-12: took a left seat
+    # the player who left this seat before the replacement took it, and when (P-5)
+    left_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    left_user_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -128,7 +146,8 @@ class MatchAction(models.Model):
     kind = models.CharField(max_length=20)
     payload = models.JSONField(default=dict)
     actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.HUMAN)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # the moment the service applied it (its ``now``: the time the timers reckon with)
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [

@@ -129,7 +129,7 @@ def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: se
     and discarding slower, 1.3 x base) and varied by ±25 % so that a table does not tick
     like a metronome.  When a human may act out of turn while a bot is to move (KÜT's
     claim window after a centre draw, K-C1/K-C5), the bot waits at least
-    ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
+    ``KUT_CLAIM_WINDOW_SECONDS`` (up to 15 % more) before it plays on, so the human has time to press
     *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
     base = float(settings.KUT_BOT_DELAY_SECONDS)
     if base <= 0:
@@ -138,7 +138,7 @@ def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: se
     think = base * spec.bot_pace(st) * rng.uniform(0.75, 1.25)
     acting = spec.to_act(st)
     if any(s in botset for s in acting) and _human_may_act_out_of_turn(spec, st, botset):
-        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS) * rng.uniform(1.0, 1.15))
     return think
 
 
@@ -176,6 +176,15 @@ def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
 
 
+def _on_left(match_id: int, user_id: int) -> None:
+    """After a player left a running match: ``KUT_MATCH_LEFT_HOOKS`` (dotted paths, each
+    called with the match id and the user id) — a game's own leaving cost (P-9)."""
+    from django.utils.module_loading import import_string
+
+    for path in getattr(settings, "KUT_MATCH_LEFT_HOOKS", []):
+        import_string(path)(match_id, user_id)
+
+
 def _on_finished(match_id: int) -> None:
     """After a match ends (finished or abandoned): call ``KUT_MATCH_FINISHED_HOOKS``
     (dotted paths, each called with the match id) — ranking and history live there."""
@@ -194,7 +203,7 @@ def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) ->
         seat, kind, payload, actor = log
         row = MatchAction(
             match=match, version=match.version, hand_no=hand_no_of(spec, st), seat=seat, kind=kind,
-            payload=payload, actor=actor,
+            payload=payload, actor=actor, created_at=now,
         )  # fmt: skip
     _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
     rows.save_match(match, row)
@@ -364,6 +373,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
         kind = action.get("type") if isinstance(action, dict) else None
+        kind = kind if isinstance(kind, str) else None  # a list is not a type (fuzzer)
         if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
             raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
         if kind in _spec(match).private_kinds:
@@ -583,14 +593,134 @@ def _bot_view(spec, st, seat: int) -> dict:
     return orjson.loads(orjson.dumps(spec.view_for(st, seat)))
 
 
-def match_seat_connected(match_id: int, seat: int, connected: bool) -> None:
+def match_seat_connected(match_id: int, seat: int, connected: bool,
+                         now: datetime | None = None) -> None:  # fmt: skip
     """A seat's socket came or went: one UPDATE, then everyone gets the new labels.  (A
     move committed just before may still show the old flag until the next frame: its
     broadcast labels the seats it read under its lock.  Not worth taking the match's
-    row lock on every connect and disconnect.)"""
-    updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
+    row lock on every connect and disconnect.)  P-13: the moment of the drop is kept;
+    a player who comes back gets the seat back from the bot that stood in for the drop."""
+    seats = MatchSeat.objects.filter(match_id=match_id, seat=seat)
+    if connected:
+        updated = seats.update(connected=True, disconnected_at=None)
+        seats.filter(dropped=True).update(dropped=False, away=False, away_since=None)
+    else:
+        updated = seats.update(connected=False, disconnected_at=_now(now))
     if updated:
         transaction.on_commit(lambda: _presence(match_id))
+
+
+def match_seat_dropped(match_id: int, seat_no: int, now: datetime | None = None) -> bool:
+    """P-13: the seat's player has had no socket for ``KUT_DROP_GRACE_SECONDS``: a bot
+    plays their turns from now on; the seat stays theirs (for ``KUT_AWAY_LEAVE_SECONDS``
+    in all, ``match_drop_leave``).  Checked again under the row lock; idempotent."""
+    now = _now(now)
+    grace = timedelta(seconds=settings.KUT_DROP_GRACE_SECONDS)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running:
+            return False
+        seats = _seats(match)
+        s = seats[seat_no]
+        if (s.connected or s.left or s.away or s.bot_level or s.user_id is None
+                or s.disconnected_at is None or now - s.disconnected_at < grace):  # fmt: skip
+            return False
+        s.away, s.dropped, s.away_since = True, True, s.disconnected_at
+        s.save(update_fields=["away", "dropped", "away_since"])
+        if match.status == Match.Status.PLAYING:
+            spec = _spec(match)
+            st = spec.from_dict(match.state)
+            _schedule(match, spec, st, seats, now, False)
+            match.save(update_fields=["bot_due"])
+        mid = match.pk
+        transaction.on_commit(lambda: _after_commit(mid))
+    return True
+
+
+def match_drop_leave(match_id: int, seat_no: int, now: datetime | None = None) -> bool:
+    """P-13, P-5: a dropped player who has not come back for ``KUT_AWAY_LEAVE_SECONDS``
+    has left the match (the seat is then free for a replacement, P-12)."""
+    now = _now(now)
+    limit = timedelta(seconds=settings.KUT_AWAY_LEAVE_SECONDS)
+    s = MatchSeat.objects.filter(match_id=match_id, seat=seat_no).select_related("user").first()
+    if (s is None or s.connected or s.left or s.user_id is None or s.disconnected_at is None
+            or now - s.disconnected_at < limit):  # fmt: skip
+        return False
+    try:
+        match_leave(match_id, s.user, now, reason="dropped")
+    except ServiceError:
+        return False
+    return True
+
+
+# --- P-12: replacing a player who left ----------------------------------------------------
+
+
+def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None) -> MatchSeat:
+    """P-12: ``user`` asks to take a seat that was left (a bot plays it meanwhile); the
+    host answers with *Devam* (``match_seat_accept``) or declines."""
+    now = _now(now)
+    try:
+        seat_no = int(seat_no)
+    except (TypeError, ValueError):
+        raise ServiceError("bad_seat") from None
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running or match.kind != Match.Kind.NORMAL:
+            raise ServiceError("match_not_running")
+        seats = _seats(match)
+        if not 0 <= seat_no < len(seats):
+            raise ServiceError("bad_seat")
+        if any(s.user_id == user.pk or s.left_user_id == user.pk for s in seats):
+            raise ServiceError("already_in_match")  # a leaver does not come back (P-5)
+        s = seats[seat_no]
+        if not s.left or s.user_id is None:
+            raise ServiceError("seat_not_vacant")
+        if s.request_user_id is not None and s.request_user_id != user.pk:
+            raise ServiceError("seat_requested")
+        s.request_user, s.request_at = user, now
+        s.save(update_fields=["request_user", "request_at"])
+        transaction.on_commit(lambda: _presence(match_id))
+        return s
+
+
+def match_seat_answer(match_id: int, host, seat_no, accept: bool,
+                      now: datetime | None = None) -> MatchSeat:  # fmt: skip
+    """P-12: the host answers a request: *Devam* seats the replacement (who loses no
+    ranking points if the match is lost and gains them if it is won), or declines."""
+    now = _now(now)
+    try:
+        seat_no = int(seat_no)
+    except (TypeError, ValueError):
+        raise ServiceError("bad_seat") from None
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.host_id is None or host is None or match.host_id != host.pk:
+            raise ServiceError("not_host")
+        if not match.running:
+            raise ServiceError("match_not_running")
+        seats = _seats(match)
+        if not 0 <= seat_no < len(seats) or seats[seat_no].request_user_id is None:
+            raise ServiceError("no_request")
+        s = seats[seat_no]
+        newcomer = s.request_user
+        s.request_user, s.request_at = None, None
+        if not accept:
+            s.save(update_fields=["request_user", "request_at"])
+            transaction.on_commit(lambda: _presence(match_id))
+            return s
+        s.left_user, s.left_user_at = s.user, s.left_at
+        s.user, s.replacement = newcomer, True
+        s.left, s.left_at, s.away, s.away_since, s.dropped = False, None, False, None, False
+        s.connected, s.disconnected_at = False, None
+        s.save()
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
+        _save(
+            match, spec, st, seats, now, _turn_key(spec, st),
+            (s.seat, "replace", {"type": "replace", "user": newcomer.pk}, MatchAction.Actor.SYSTEM),
+        )  # fmt: skip
+        return s
 
 
 def _presence(match_id: int) -> None:
@@ -599,7 +729,8 @@ def _presence(match_id: int) -> None:
     broadcast.match_broadcast(match_id)
 
 
-def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
+def match_leave(match_id: int, user, now: datetime | None = None,
+                reason: str = "exit") -> MatchSeat:  # fmt: skip
     """K-X3: the player leaves; a bot takes the seat for the rest of the match.  When no
     human is left, the match is closed as abandoned."""
     now = _now(now)
@@ -616,6 +747,8 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         left_seat = seat.seat
         transaction.on_commit(lambda: _close_seat(match_id, left_seat))
+        if match.running:
+            transaction.on_commit(lambda: _on_left(match_id, user.pk))
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]
         if not match.running:
@@ -629,7 +762,8 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
         turn_before = _turn_key(spec, st)
         _save(
             match, spec, st, seats, now, turn_before,
-            (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM),
+            (seat.seat, "leave", {"type": "leave", "user": user.pk, "reason": reason},
+             MatchAction.Actor.SYSTEM),  # fmt: skip
         )  # fmt: skip
         return seat
 
@@ -758,7 +892,7 @@ def match_replay_iter(match: Match):
             spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
         elif act.kind == "timeout":
             spec.on_timeout(st, act.seat, now)
-        elif act.kind not in ("leave", "abandon"):
+        elif act.kind not in ("leave", "abandon", "replace"):
             spec.apply(st, act.seat, act.payload, now)
         if match.kind == Match.Kind.TRIAL and spec.hand_over(st):
             trial.finish(st)

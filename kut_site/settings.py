@@ -397,10 +397,14 @@ KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
 KUT_ABANDON_AFTER_SECONDS = env_int("KUT_ABANDON_AFTER_SECONDS", 30 * 60)
 # Called with a match id when a match finishes (ranking, history).
 KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished"]
+KUT_MATCH_LEFT_HOOKS: list[str] = ["lobby.ranking.match_left"]  # P-9 leaving costs
 # Lobby: invite links expire after this long (the host can also withdraw them).
 KUT_INVITE_MAX_AGE_SECONDS = env_int("KUT_INVITE_MAX_AGE_SECONDS", 7 * 24 * 3600)
 # P-5: a seat played by a bot this long in a row (player away) counts as leaving.
 KUT_AWAY_LEAVE_SECONDS = env_int("KUT_AWAY_LEAVE_SECONDS", 180)
+# P-13: a dropped player's turns are played by a bot after this many seconds without a
+# socket (a reload or a short network change never hands the seat over)
+KUT_DROP_GRACE_SECONDS = env_int("KUT_DROP_GRACE_SECONDS", 15)
 # Habitual leavers: this many rated matches left within the window bar the player from
 # rated tables for KUT_LEAVER_BAN_SECONDS after the latest leave (0 turns it off).
 KUT_LEAVER_THRESHOLD = env_int("KUT_LEAVER_THRESHOLD", 3)

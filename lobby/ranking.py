@@ -50,7 +50,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from game import portal
@@ -96,10 +96,14 @@ class SeatOutcome:
     outcome: str
     left_at: datetime | None = None
     completed_hands: int = 0
+    replacement: bool = False  # P-12: took a left seat
 
     @property
     def points(self) -> int:
-        return POINTS[self.outcome]
+        points = POINTS[self.outcome]
+        if self.replacement and not self.left:
+            return max(points, 0)  # P-12: loses nothing if the match is lost
+        return points
 
     @property
     def left(self) -> bool:
@@ -110,40 +114,64 @@ def _away_limit() -> timedelta:
     return timedelta(seconds=getattr(settings, "KUT_AWAY_LEAVE_SECONDS", 180))
 
 
-def leave_moments(match: Match, seats: list[MatchSeat]) -> dict[int, datetime]:
-    """When each leaving human seat left (P-5), by seat number."""
-    exits: dict[int, datetime] = {}
-    for seat, at in (
+@dataclass
+class Participant:
+    """A human who played a seat of the match: its player, or (P-12) the player who left
+    it before a replacement took it, and the replacement."""
+
+    seat: int
+    user_id: int
+    replacement: bool
+    left_at: datetime | None
+
+
+def participants(match: Match, seats: list[MatchSeat]) -> list[Participant]:
+    """Every human of the match with the moment they left (P-5), if they did: the exit
+    button (the ``leave`` log entry), a drop or a bot standing in for more than
+    ``KUT_AWAY_LEAVE_SECONDS`` at the end (P-13)."""
+    by_user: dict[int, datetime] = {}
+    by_seat: dict[int, datetime] = {}
+    for seat, payload, at in (
         MatchAction.objects.filter(match=match, kind="leave")
         .order_by("version")
-        .values_list("seat", "created_at")
+        .values_list("seat", "payload", "created_at")
     ):
-        exits.setdefault(seat, at)
-    moments = {}
+        user_id = (payload or {}).get("user")
+        if user_id is not None:
+            by_user.setdefault(user_id, at)
+        by_seat.setdefault(seat, at)  # logs from before P-12 name no user
+    out = []
     for s in seats:
+        if s.left_user_id is not None:
+            at = by_user.get(s.left_user_id) or s.left_user_at
+            out.append(Participant(s.seat, s.left_user_id, False, at))
         if s.user_id is None or s.bot_level:
             continue
-        if s.left and s.seat in exits:
-            moments[s.seat] = exits[s.seat]
+        left_at = None
+        if s.left:  # only a leave logged while the match ran counts (not after its end)
+            left_at = by_user.get(s.user_id) or (
+                by_seat.get(s.seat) if s.left_user_id is None else None
+            )  # fmt: skip
         elif (
             s.away
             and s.away_since is not None
             and match.finished_at is not None
             and match.finished_at - s.away_since > _away_limit()
         ):
-            moments[s.seat] = s.away_since
-    return moments
+            left_at = s.away_since
+        out.append(Participant(s.seat, s.user_id, s.replacement, left_at))
+    return out
 
 
 def match_outcomes(match: Match) -> list[SeatOutcome]:
-    """Every human seat's outcome of a finished or abandoned match (nothing written):
-    P-4 placings on the game's final places (P-8: partners share their team's), P-5
-    (or, with partners, P-10) for leavers."""
+    """Every human's outcome of a finished or abandoned match (nothing written): P-4
+    placings on the game's final places (P-8: partners share their team's), P-5 (or,
+    with partners, P-10) for leavers, P-12's protection for replacements."""
     spec = registry.get(match.game)
     low = spec.lower_is_better
     seats = list(match.seats.order_by("seat"))
     results = list(HandResult.objects.filter(match=match).order_by("hand_no"))
-    moments = leave_moments(match, seats)
+    people = participants(match, seats)
     placed = None
     if match.status == Match.Status.FINISHED:
         totals = list((match.state or {}).get("totals") or [])
@@ -151,26 +179,28 @@ def match_outcomes(match: Match) -> list[SeatOutcome]:
             totals = [sum(r.scores[s.seat] for r in results) for s in seats]
         placed = portal.partner_placings(totals, low) if match.partners else placements(totals, low)
     placed_for: dict[int, str] = dict(enumerate(placed)) if placed is not None else {}
-    left: dict[int, tuple] = {}
-    for seat_no, at in moments.items():
-        completed = [r.scores for r in results if r.created_at <= at]
+    left: dict[int, tuple] = {}  # by user
+    leaving_seats = {p.seat for p in people if p.left_at is not None}
+    for p in people:
+        if p.left_at is None:
+            continue
+        completed = [r.scores for r in results if r.created_at <= p.left_at]
         totals = [sum(sc[s] for sc in completed) for s in range(len(seats))] if completed else []
         if match.partners:
-            mine, partner = portal.partner_leave_outcomes(seat_no, totals, low)
-            if (seat_no + 2) % 4 not in moments:
-                placed_for[(seat_no + 2) % 4] = partner  # P-10: the partner's result
+            mine, partner = portal.partner_leave_outcomes(p.seat, totals, low)
+            if (p.seat + 2) % 4 not in leaving_seats:
+                placed_for[(p.seat + 2) % 4] = partner  # P-10: the partner's result
         else:
-            mine = portal.leave_outcome(seat_no, totals, low)
-        left[seat_no] = (mine, at, len(completed))
+            mine = portal.leave_outcome(p.seat, totals, low)
+        left[p.user_id] = (mine, p.left_at, len(completed))
     out = []
-    for s in seats:
-        if s.user_id is None or s.bot_level:
-            continue  # bots are placed, never ranked
-        if s.seat in left:
-            outcome, at, completed = left[s.seat]
-            out.append(SeatOutcome(s.seat, s.user_id, outcome, at, completed))
-        elif s.seat in placed_for:
-            out.append(SeatOutcome(s.seat, s.user_id, placed_for[s.seat], None, len(results)))
+    for p in people:
+        if p.user_id in left:
+            outcome, at, completed = left[p.user_id]
+            out.append(SeatOutcome(p.seat, p.user_id, outcome, at, completed, p.replacement))
+        elif p.seat in placed_for:
+            out.append(SeatOutcome(p.seat, p.user_id, placed_for[p.seat], None, len(results),
+                                   p.replacement))  # fmt: skip
     return out
 
 
@@ -196,6 +226,9 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
         if RankedMatch.objects.filter(match=match).exists():
             return None
         RankedMatch.objects.create(match=match)
+        scheme = getattr(registry.get(match.game), "rating", None)
+        if scheme is not None:
+            return _rank_own_scheme(match, scheme)
         outcomes = match_outcomes(match)
         RankingResult.objects.bulk_create(
             [
@@ -230,6 +263,100 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
                 updated_at=timezone.now(),
             )
     return outcomes
+
+
+# --- P-9: a game's own rating ----------------------------------------------------------------
+
+
+def _rating_row(user_id: int, match: Match, scheme) -> Ranking:
+    row, _created = Ranking.objects.get_or_create(
+        user_id=user_id, game=match.game, level=match.level, defaults={"points": scheme.START}
+    )
+    return row
+
+
+def _rank_own_scheme(match: Match, scheme) -> list[SeatOutcome]:
+    """P-9: write what the game's own scheme says for each human at the end of a rated
+    match (players who left had their leaving cost written when they left)."""
+    spec = registry.get(match.game)
+    seats = list(match.seats.order_by("seat"))
+    people = participants(match, seats)
+    exits = {
+        (payload or {}).get("user"): (payload or {}).get("reason", "exit")
+        for payload in MatchAction.objects.filter(match=match, kind="leave").values_list(
+            "payload", flat=True
+        )
+    }
+    players: list = [None] * len(seats)
+    sitting: dict[int, Participant] = {}
+    for p in people:
+        if p.seat in sitting and p.left_at is not None:
+            continue  # a replaced leaver: the seat's player now is the replacement
+        sitting[p.seat] = p
+    for seat, p in sitting.items():
+        row = _rating_row(p.user_id, match, scheme)
+        if p.left_at is None:
+            role = "took_over" if p.replacement else "played"
+        else:
+            role = "dropped" if exits.get(p.user_id) != "exit" else "left"
+        players[seat] = {"rating": row.points, "role": role}
+    state = spec.from_dict(match.state)
+    changes = scheme.match_changes(spec.match_result(state), match.partners, players,
+                                   match.options)  # fmt: skip
+    out = []
+    for seat, p in sitting.items():
+        change = changes[seat]
+        if change is None or players[seat]["role"] == "left":
+            continue
+        out.append(SeatOutcome(seat, p.user_id, Outcome.RATED, p.left_at, 0, p.replacement))
+        RankingResult.objects.create(
+            match=match, user_id=p.user_id, game=match.game, level=match.level, seat=seat,
+            outcome=Outcome.RATED, points=change, left=p.left_at is not None,
+            left_at=p.left_at,
+        )  # fmt: skip
+        Ranking.objects.filter(user_id=p.user_id, game=match.game, level=match.level).update(
+            points=F("points") + change,
+            matches=F("matches") + 1,
+            wins=F("wins") + int(change > 0),
+            losses=F("losses") + int(change < 0),
+            leaves=F("leaves") + int(p.left_at is not None),
+            updated_at=timezone.now(),
+        )
+    return out
+
+
+def match_left(match_id: int, user_id: int) -> None:
+    """``KUT_MATCH_LEFT_HOOKS`` entry (after a player's leave is committed): a game with
+    its own rating (P-9) writes its leaving cost at once (e.g. KDVli Okey: 2 × hands).
+    Never raises."""
+    try:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=match_id).first()
+            if match is None or not match.rated or match.kind != Match.Kind.NORMAL:
+                return
+            scheme = getattr(registry.get(match.game), "rating", None)
+            if scheme is None:
+                return  # P-4 games rank the leave when the match ends (P-5)
+            if RankingResult.objects.filter(match=match, user_id=user_id).exists():
+                return
+            seat = match.seats.filter(Q(user_id=user_id) | Q(left_user_id=user_id)).first()
+            completed = HandResult.objects.filter(match=match).count()
+            cost = scheme.leave_cost(match.options, completed)
+            _rating_row(user_id, match, scheme)
+            RankingResult.objects.create(
+                match=match, user_id=user_id, game=match.game, level=match.level,
+                seat=seat.seat if seat else 0, outcome=Outcome.LEAVE_COST, points=cost,
+                left=True, left_at=timezone.now(), completed_hands=completed,
+            )  # fmt: skip
+            Ranking.objects.filter(user_id=user_id, game=match.game, level=match.level).update(
+                points=F("points") + cost,
+                matches=F("matches") + 1,
+                losses=F("losses") + int(cost < 0),
+                leaves=F("leaves") + 1,
+                updated_at=timezone.now(),
+            )
+    except Exception:
+        log.exception("leaving cost of match %s failed", match_id)
 
 
 # --- habitual leavers ---------------------------------------------------------------------

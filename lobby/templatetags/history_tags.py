@@ -26,6 +26,8 @@ def table_extras_config(match, csrf_token) -> dict:
         "offer": reverse("lobby:rematch_offer", args=[match.pk]),
         "answer": reverse("lobby:rematch_answer", args=[match.pk]),
         "start": reverse("lobby:rematch_start", args=[match.pk]),
+        "seat_answer": reverse("game:seat_answer", args=[match.pk]),  # P-12
+        "seat_take": reverse("game:seat_take", args=[match.pk]),
         "strings": {
             "step": _("Step {n} of {total}"),
             "done_label": _("Done"),
@@ -33,9 +35,10 @@ def table_extras_config(match, csrf_token) -> dict:
             "show": _("Show"),
             "hints": {
                 "open": _(
-                    "Your task in this hand is a küt of 3. Put your red, yellow and blue 7 "
-                    "side by side on your rack (Arrange does it for you), then press Open "
-                    "task."
+                    "Your task in this hand is a küt of 3: your red, yellow and blue 7. A "
+                    "group opens only when a separator sets it apart from the tiles beside "
+                    "it: tap the gap right after the blue 7 to put one there (or press "
+                    "Arrange, which does it for you), then press Open task."
                 ),
                 "discard_open": _(
                     "Well done, your task is open! Now end your turn: discard a tile you do "
@@ -62,6 +65,14 @@ def table_extras_config(match, csrf_token) -> dict:
                     "tile. Play the hand to its end, or go to the lobby."
                 ),
                 "over": _("The trial hand is over. You are ready for a real table!"),
+            },
+            "replace": {
+                "title": _("Free seats"),
+                "vacant": _("Seat {n} was left; a bot plays it. Share this link to find a player:"),
+                "request": _("{name} asks to take seat {n}."),
+                "accept": _("Devam"),
+                "decline": _("No"),
+                "failed": _("That did not work. Please try again."),
             },
             "rematch": {
                 "choose": _("Play again with the same players? Choose the number of tasks."),
