@@ -13,7 +13,7 @@ from typing import Any
 
 from ..protocol import HandResult, InputError, MatchResult, places_of
 from . import match as _match
-from .rating import match_points
+from .rating import KastetRating, match_points
 from .replay import export_scenario
 from .rules import AWAY_AFTER_TIMEOUTS, log_form, team_scores
 from .views import view_for
@@ -28,6 +28,7 @@ class Kastet:
     default_move_seconds = _match.DEFAULT_MOVE_SECONDS
     fixed_move_seconds = False
     private_kinds = frozenset({"arrange"})  # S-X4: the rack arrangement is the seat's own
+    rating = KastetRating()  # P-9: section 10's own rating instead of P-4's placings
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         return _match.clean_options(options)

@@ -114,3 +114,35 @@ def run_query(data) -> dict:
             if not (seat.get("left") or seat.get("dropped")):
                 raise InputError(f"seat {i}: a substitute needs 'left' or 'dropped'")
     return settle(hands, totals, partners, seats)
+
+
+class KastetRating:
+    """The platform's P-9 hook (``protocol.RatingScheme``): Kastet's own rating."""
+
+    START = START_RATING  # S-P1
+
+    def leave_cost(self, options: dict, completed_hands: int) -> int:
+        """S-P8: the leaver loses 2H at once, whatever their standing."""
+        return -2 * options["hands"]
+
+    def match_changes(self, result, partners: bool, players: list,
+                      options: dict) -> list[int | None]:  # fmt: skip
+        """S-P2 … S-P7 for each seat's player at the end of a rated match; None where
+        nothing is written (a bot, a leaver already charged S-P8, or a match that did not
+        reach the end of its last hand, S-P1)."""
+        hands = options["hands"]
+        if result.hands < hands:
+            return [None] * len(players)
+        points = match_points(hands, list(result.totals), partners)
+        out: list[int | None] = []
+        for p, player in zip(points, players):
+            role = None if player is None else player.get("role")
+            if role in (None, "left"):
+                out.append(None)
+            elif role == "dropped":
+                out.append(min(p, 0))  # S-P7
+            elif role == "took_over":  # S-P6
+                out.append(0 if player.get("rating", 0) > SUBSTITUTE_MAX_RATING else max(p, 0))
+            else:
+                out.append(p)
+        return out

@@ -143,3 +143,31 @@ def test_optional_fields_may_be_null(monkeypatch, capsys):
     q = query(partners=None, seats=None)
     code, out, _ = in_process(json.dumps(q), monkeypatch, capsys, "rating")
     assert code == 0 and json.loads(out)["points"] == [10, 4, -2, -5]
+
+
+def test_the_platform_rating_scheme():
+    """GAME.rating (protocol.RatingScheme, P-9): S-P1 start 1500, S-P8 −2H when leaving,
+    and at the end S-P2 … S-P7 per seat's player role; nothing for a match that did not
+    reach the end of its last hand (S-P1)."""
+    from game.engine.kastet import GAME
+    from game.engine.protocol import MatchResult
+
+    scheme = GAME.rating
+    assert scheme.START == 1500
+    assert scheme.leave_cost({"hands": 11}, 3) == -22
+    result = MatchResult([120, 95, 300, 95], [3, 1, 4, 1], 11)
+    players = [
+        {"rating": 1500, "role": "played"},
+        None,
+        {"rating": 3100, "role": "took_over"},
+        {"rating": 1400, "role": "dropped"},
+    ]
+    assert scheme.match_changes(result, False, players, {"hands": 11}) == [-5, None, 0, 0]
+    players[2] = {"rating": 1500, "role": "took_over"}
+    players[3] = {"rating": 1500, "role": "left"}
+    assert scheme.match_changes(result, False, players, {"hands": 11}) == [-5, None, 0, None]
+    partners = MatchResult([10, 50, 20, 60], [1, 2, 1, 2], 5)
+    everyone = [{"rating": 1500, "role": "played"}] * 4
+    assert scheme.match_changes(partners, True, everyone, {"hands": 5}) == [10, -5, 10, -5]
+    short = MatchResult([10, 50, 20, 60], [1, 2, 3, 4], 4)
+    assert scheme.match_changes(short, False, everyone, {"hands": 5}) == [None] * 4
