@@ -6,6 +6,7 @@ functions the platform calls when a rated match ends or a player leaves.
     partner_changes(totals, hands)                   -> per seat, V-Q4
     apply_cap(change, rating)                        -> V-Q5 (above 7000: ⌊⅔ × gain⌋)
     leave_cost(hands)                                -> V-X1: −2 × N
+    may_join_rated(abandoned_at, now)                -> V-X2
     seat_change(base, player)                        -> what one player is written
     match_changes(totals, hands, partners, players)  -> per seat, None for bots
 
@@ -104,3 +105,27 @@ def match_changes(totals: list[int], hands: int, partners: bool,
         raise ValueError("four seats")
     base = partner_changes(totals, hands) if partners else place_changes(totals, hands)
     return [seat_change(base[s], players[s]) for s in range(4)]
+
+
+ABANDON_LIMIT = 3  # V-X2
+ABANDON_WINDOW = 7 * 24 * 3600.0
+BAN_SECONDS = 2 * 3600.0
+
+
+def rated_ban_until(abandoned_at: list[float]) -> float | None:
+    """V-X2: the moment (seconds since the epoch) until which a player with 3 abandoned
+    rated matches within 7 days may not join rated tables (2 hours after the third), or
+    None.  ``abandoned_at``: when each of the player's rated matches was abandoned."""
+    times = sorted(abandoned_at)
+    until = None
+    for i in range(ABANDON_LIMIT - 1, len(times)):
+        if times[i] - times[i - ABANDON_LIMIT + 1] <= ABANDON_WINDOW:
+            end = times[i] + BAN_SECONDS
+            until = end if until is None else max(until, end)
+    return until
+
+
+def may_join_rated(abandoned_at: list[float], now: float) -> bool:
+    """V-X2: whether the player may join a rated KDVli table at ``now``."""
+    until = rated_ban_until(abandoned_at)
+    return until is None or now >= until
