@@ -41,6 +41,7 @@ class KdvliGame:
     lower_is_better = True  # V-M4
     default_move_seconds = 60  # V-N5
     fixed_move_seconds = False
+    next_hand_seconds = 10  # V-M3: the pause before the next hand starts
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         if not isinstance(options, Mapping):
