@@ -89,8 +89,10 @@ def main(argv=None) -> int:
           f"p50 {c['cpu_p50_ms']:.3f} ms  p99 {c['cpu_p99_ms']:.3f} ms  "
           f"max {c['cpu_max_ms']:.3f} ms")  # fmt: skip
     e = bench_engine(args.hands, args.seed)
-    print(f"engine, {e['hands']} random-play hands ({e['actions']} actions): "
-          f"{e['hands_per_second']:.1f} hands/s wall, {e['cpu_hands_per_second']:.1f} CPU")
+    print(
+        f"engine, {e['hands']} random-play hands ({e['actions']} actions): "
+        f"{e['hands_per_second']:.1f} hands/s wall, {e['cpu_hands_per_second']:.1f} CPU"
+    )
     b = bench_bots(args.bot_hands, args.seed)
     print(f"hard bot, {b['moves']} moves: p50 {b['p50_ms']:.2f} ms  p99 {b['p99_ms']:.2f} ms  "
           f"max {b['max_ms']:.2f} ms (wall clock); CPU p99 {b['cpu_p99_ms']:.2f} ms")  # fmt: skip

@@ -87,11 +87,15 @@ def run(hands: int, seed: int, levels: list[str]) -> dict:
         "actions": actions,
         "seconds": round(elapsed, 1),
         "hands_per_second": round((finished + voids) / elapsed, 2),
-        "levels": {lv: dict(zip(("mean", "ci95"), map(lambda x: round(x, 2), mean_ci(xs))),
-                            n=len(xs)) for lv, xs in scores.items()},  # fmt: skip
-        "bot_ms": {"p50": round(percentile(timings, 0.5) * 1e3, 2),
-                   "p99": round(percentile(timings, 0.99) * 1e3, 2),
-                   "max": round(max(timings) * 1e3, 2)},  # fmt: skip
+        "levels": {
+            lv: dict(zip(("mean", "ci95"), map(lambda x: round(x, 2), mean_ci(xs))), n=len(xs))
+            for lv, xs in scores.items()
+        },  # fmt: skip
+        "bot_ms": {
+            "p50": round(percentile(timings, 0.5) * 1e3, 2),
+            "p99": round(percentile(timings, 0.99) * 1e3, 2),
+            "max": round(max(timings) * 1e3, 2),
+        },  # fmt: skip
     }
 
 

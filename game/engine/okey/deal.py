@@ -20,6 +20,7 @@ from .tiles import ALL_TILES, FAKE, NUM_TILES, face_of, tile_name
 HAND_TILES = 14  # K-D2, V-D2
 STARTER_TILES = 15
 
+
 class SeededRNG(random.Random):
     """A deterministic, unpredictable RNG: SHA-256(seed ‖ counter) blocks."""
 

@@ -53,7 +53,8 @@ def _take(pool: list[str], rack: list[str]) -> str:
     for i, name in enumerate(pool):
         c, n = name[0], int(name[1:])
         clash = any(
-            t == name or (t[0] == c and t != "F" and abs(int(t[1:]) - n) <= 2)
+            t == name
+            or (t[0] == c and t != "F" and abs(int(t[1:]) - n) <= 2)
             or (t != "F" and int(t[1:]) == n)
             for t in rack
         )

@@ -76,8 +76,11 @@ def test_v_t4_fake_okey_is_the_okeys_natural():
 
 def test_v_t5_coloured_indicator_doubles():
     for ind, m in (("R5", 2), ("K5", 2), ("Y5", 1), ("B5", 1)):
-        s = scenario({0: RUNS14 + " Y13"}, indicator=ind,
-                     actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)])
+        s = scenario(
+            {0: RUNS14 + " Y13"},
+            indicator=ind,
+            actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)],
+        )
         out = run(s)
         assert out["results"] == [{"ok": True}], (ind, out["results"])
         assert out["multiplier"] == m
@@ -146,18 +149,34 @@ def test_v_g5_groups_are_sets_of_tiles():
 def test_v_m1_turns_pass_right_and_partners_sit_opposite():
     s = scenario(actions=[act(0, "discard", tile=scenario()["racks"][0][0])])
     assert run(s)["turn"] == 1
-    s = scenario({0: RUNS14 + " Y13"}, partners=True,
-                 actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)])
+    s = scenario(
+        {0: RUNS14 + " Y13"},
+        partners=True,
+        actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)],
+    )
     out = run(s)
-    assert out["team_scores"] == [out["scores"][0] + out["scores"][2],
-                                  out["scores"][1] + out["scores"][3]]
+    assert out["team_scores"] == [
+        out["scores"][0] + out["scores"][2],
+        out["scores"][1] + out["scores"][3],
+    ]
 
 
 def test_v_m2_options():
-    assert GAME.clean_options({}) == {"hands": 11, "partners": False, "move_seconds": 60,
-                                      "rated": True}
-    for bad in ({"hands": 4}, {"hands": True}, {"partners": 1}, {"move_seconds": 20},
-                {"move_seconds": 310}, {"move_seconds": 50}, {"colour": 1}):
+    assert GAME.clean_options({}) == {
+        "hands": 11,
+        "partners": False,
+        "move_seconds": 60,
+        "rated": True,
+    }
+    for bad in (
+        {"hands": 4},
+        {"hands": True},
+        {"partners": 1},
+        {"move_seconds": 20},
+        {"move_seconds": 310},
+        {"move_seconds": 50},
+        {"colour": 1},
+    ):
         with pytest.raises(InputError):
             GAME.clean_options(bad)
     assert GAME.clean_options({"hands": 3, "partners": True})["hands"] == 3
@@ -219,7 +238,9 @@ def test_v_m5_starters_rotate_and_a_void_hand_is_replayed_by_the_same_starter(pl
     m = GAME.new_match({"hands": 3}, 4, SeededRNG(77))
     m.hand.deck = m.hand.deck[-1:]
     seat = m.hand.turn
-    GAME.apply(m, seat, {"type": "discard", "tile_id": m.hand.ids[m.hand.racks[seat].tiles()[0]]}, 0)
+    GAME.apply(
+        m, seat, {"type": "discard", "tile_id": m.hand.ids[m.hand.racks[seat].tiles()[0]]}, 0
+    )
     nxt = (seat + 1) % 4
     GAME.apply(m, nxt, {"type": "draw"}, 0)
     GAME.apply(m, nxt, {"type": "discard", "tile_id": m.hand.ids[m.hand.racks[nxt].tiles()[0]]}, 0)
@@ -360,8 +381,11 @@ def test_v_n6_fake_okey_loses_value_ties_and_okey_only_when_alone():
     hand = hand_of(scenario({0: "F Y6 R6 K2"}))
     hand.racks[0].cells = [None] * 32
     for i, name in enumerate(("Y6", "F", "R6")):
-        t = next(t for t in range(104 if name != "F" else 106) if face_name(face_of(t)) == name
-                 and t != hand.indicator)
+        t = next(
+            t
+            for t in range(104 if name != "F" else 106)
+            if face_name(face_of(t)) == name and t != hand.indicator
+        )
         hand.racks[0].cells[i] = t
     assert face_name(face_of(timeout_discard(hand, 0, None))) == "R6"  # R6 before F (both 6)
     hand.racks[0].cells = [hand.racks[0].cells[0]] + [None] * 31
@@ -432,8 +456,13 @@ def test_v_i2_bonus_minus_25_or_50_with_a_coloured_indicator_not_multiplied():
 def test_v_i3_the_turn_goes_on_and_at_most_once():
     s = scenario({1: "Y5"}, deck="B11 R1")
     r = s["racks"]
-    s["actions"] = [act(0, "discard", tile=r[0][0]), act(1, "show_indicator"),
-                    act(1, "show_indicator"), act(1, "draw"), act(1, "discard", tile="B11")]
+    s["actions"] = [
+        act(0, "discard", tile=r[0][0]),
+        act(1, "show_indicator"),
+        act(1, "show_indicator"),
+        act(1, "draw"),
+        act(1, "discard", tile="B11"),
+    ]
     out = run(s)
     assert [err(out, i) for i in range(5)] == [None, None, "already_shown", None, None]
     assert "Y5" in out["racks"][1]
@@ -499,7 +528,7 @@ def test_v_f3_bad_groups_are_refused_and_change_nothing():
 
 def test_v_f3_the_kind_arranged_counts_and_rack_segments_serve_without_groups():
     s = scenario({0: PAIRS14 + " K13"})
-    pairs = [PAIRS14.split()[i:i + 2] for i in range(0, 14, 2)]
+    pairs = [PAIRS14.split()[i : i + 2] for i in range(0, 14, 2)]
     s["actions"] = [act(0, "finish", tile="K13", groups=pairs)]
     out = run(s)
     assert out["finish_kind"] == "pairs" and out["multiplier"] == 2
@@ -539,7 +568,7 @@ def test_v_f5_finishing_ends_the_hand_and_is_allowed_with_the_last_tile():
 def test_v_s1_multiplier_eight_for_coloured_pairs_okey():
     okey = face_name(okey_face(parse_face("K5")))  # K6
     s = scenario({0: PAIRS14 + " " + okey}, indicator="K5")
-    pairs = [PAIRS14.split()[i:i + 2] for i in range(0, 14, 2)]
+    pairs = [PAIRS14.split()[i : i + 2] for i in range(0, 14, 2)]
     s["actions"] = [act(0, "finish", tile=okey, groups=pairs)]
     out = run(s)
     assert out["multiplier"] == 8 and out["scores"][0] == -400
@@ -568,8 +597,11 @@ def test_v_s3_finisher_minus_50_times_m_others_points_times_m_plus_bonuses():
 
 
 def test_v_s4_partners_are_scored_seat_by_seat():
-    s = scenario({0: RUNS14 + " Y13"}, partners=True,
-                 actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)])
+    s = scenario(
+        {0: RUNS14 + " Y13"},
+        partners=True,
+        actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)],
+    )
     out = run(s)
     assert out["scores"][2] == out["points"][2] > 0  # the finisher's partner pays
     assert out["team_scores"] == [-50 + out["scores"][2], out["scores"][1] + out["scores"][3]]
@@ -636,8 +668,7 @@ def test_v_h3_bots_choose_from_the_view():
 
 
 def test_v_h4_the_end_reveals_every_rack_with_its_count():
-    s = scenario({0: RUNS14 + " Y13"},
-                 actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)])
+    s = scenario({0: RUNS14 + " Y13"}, actions=[act(0, "finish", tile="Y13", groups=RUNS_GROUPS)])
     m = _match_of(s)
     v = GAME.view_for(m, 2)
     assert [e["points"] for e in v["reveal"]] == run(s)["points"]
