@@ -57,7 +57,7 @@ class Hand:
         "starter", "indicator", "ids", "deck", "racks", "discards", "thrown", "turn",
         "taken", "turns_done", "shown", "bonuses", "over", "void", "finisher",
         "finish_tile", "finish_kind", "finish_groups", "multiplier", "scores",
-        "end_points", "timeouts", "away", "partners", "deal", "log",
+        "end_points", "timeouts", "away", "partners", "deal", "log", "picked",
     )  # fmt: skip
 
     def __init__(self):
@@ -87,6 +87,7 @@ class Hand:
         self.partners = False
         self.deal: dict = {}
         self.log: list[dict] = []
+        self.picked: list[list[int]] = [[] for _ in range(SEATS)]  # taken from a pile (V-H1)
 
     # -- derived -----------------------------------------------------------------
     @property
@@ -136,7 +137,7 @@ class Hand:
             "end_points": None if self.end_points is None else list(self.end_points),
             "timeouts": list(self.timeouts), "away": list(self.away),
             "partners": self.partners, "deal": dict(self.deal),
-            "log": [dict(a) for a in self.log],
+            "log": [dict(a) for a in self.log], "picked": [list(p) for p in self.picked],
         }  # fmt: skip
 
     @classmethod
@@ -151,6 +152,7 @@ class Hand:
         for key in ("turns_done", "shown", "bonuses", "timeouts", "away"):
             setattr(h, key, list(d[key]))
         h.log = [dict(a) for a in d["log"]]
+        h.picked = [list(p) for p in d["picked"]]
         h.deal = dict(d["deal"])
         return h
 
@@ -345,6 +347,7 @@ def _take(hand: Hand, seat: int, kind: str) -> None:
                 or hand.discards[prev_seat(seat)][-1] != hand.thrown:  # fmt: skip
             raise RuleError("no_thrown_tile")
         tile = hand.discards[prev_seat(seat)].pop()
+        hand.picked[seat].append(tile)  # public: every seat saw it on the pile (V-H1)
     hand.racks[seat].add(tile)
     hand.taken = True
     hand.thrown = None

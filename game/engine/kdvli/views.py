@@ -66,6 +66,7 @@ def hand_view(hand: Hand, seat: int | None) -> dict:
                 "bonus": hand.bonuses[s],
                 "turns": hand.turns_done[s],
                 "away": hand.away[s],
+                "picked": [face_name(face_of(t)) for t in hand.picked[s]],
             }
             for s in range(SEATS)
         ],

@@ -701,3 +701,14 @@ def test_v_r2_seri_diz_and_cift_diz_arrange_without_playing():
     segs = [[face_name(face_of(t)) for t in g] for g in hand.racks[0].segments()]
     assert ["R2", "R2"] in segs and ["Y9", "Y9"] in segs
     assert sorted(hand.racks[0].tiles()) == before and hand.turn == 0
+
+
+def test_v_h1_which_tile_a_player_took_from_a_pile_is_public():
+    s = scenario(deck="B11 R1")
+    t0 = s["racks"][0][0]
+    s["actions"] = [act(0, "discard", tile=t0), act(1, "take_discard")]
+    m = _match_of(s)
+    for seat in (0, 2, 3, None):
+        v = GAME.view_for(m, seat)
+        assert v["seats"][1]["picked"] == [t0] and v["seats"][0]["discards"] == []
+        assert v["seats"][1]["count"] == 15 and v["taken"] and v["turn"] == 1
