@@ -36,9 +36,9 @@ def _check_action(i: int, a) -> dict:
     seat = a.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
         raise ScenarioError(f"{where}: 'seat' must be 0-3")
-    if kind in ("discard", "finish"):
-        if "tile" not in a:
-            raise ScenarioError(f"{where}: '{kind}' needs a 'tile'")
+    if kind in ("discard", "finish") and "tile" not in a:
+        raise ScenarioError(f"{where}: '{kind}' needs a 'tile'")
+    if "tile" in a:  # any tile field must be tile notation
         _faces([a["tile"]], f"{where} tile")
     if kind == "finish":
         groups = a.get("groups")
@@ -64,7 +64,8 @@ def load_scenario(data) -> tuple[Hand, list[dict]]:
     indicator = _faces([data["indicator"]], "indicator")[0]
     if indicator == FAKE:
         raise ScenarioError("the indicator cannot be a fake okey (V-D1)")
-    partners = data.get("partners", False)
+    partners = data.get("partners")
+    partners = False if partners is None else partners
     if not isinstance(partners, bool):
         raise ScenarioError("'partners' must be true or false")
     racks = data["racks"]

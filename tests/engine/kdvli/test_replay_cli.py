@@ -113,6 +113,7 @@ MALFORMED = {
     "finish_bad_group_tile": _action({"seat": 0, "type": "finish", "tile": "K6",
                                       "groups": [["R1", "Q"]]}),
     "action_not_object": _action("draw"),
+    "draw_with_a_bad_tile_field": _action({"seat": 1, "type": "draw", "tile": "R14"}),
 }  # fmt: skip
 
 
