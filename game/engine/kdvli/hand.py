@@ -57,7 +57,7 @@ class Hand:
         "starter", "indicator", "ids", "deck", "racks", "discards", "thrown", "turn",
         "taken", "turns_done", "shown", "bonuses", "over", "void", "finisher",
         "finish_tile", "finish_kind", "finish_groups", "multiplier", "scores",
-        "end_points", "timeouts", "away", "partners", "deal", "log", "picked",
+        "end_points", "timeouts", "away", "partners", "deal", "log", "picked", "took",
     )  # fmt: skip
 
     def __init__(self):
@@ -88,6 +88,7 @@ class Hand:
         self.deal: dict = {}
         self.log: list[dict] = []
         self.picked: list[list[int]] = [[] for _ in range(SEATS)]  # taken from a pile (V-H1)
+        self.took: int | None = None  # the tile taken this turn (V-N6)
 
     # -- derived -----------------------------------------------------------------
     @property
@@ -138,6 +139,7 @@ class Hand:
             "timeouts": list(self.timeouts), "away": list(self.away),
             "partners": self.partners, "deal": dict(self.deal),
             "log": [dict(a) for a in self.log], "picked": [list(p) for p in self.picked],
+            "took": self.took,
         }  # fmt: skip
 
     @classmethod
@@ -292,6 +294,7 @@ def _finish_groups(hand: Hand, seat: int, a: dict, tile: int) -> list[list[int]]
 def _end_turn(hand: Hand, seat: int) -> None:
     hand.turns_done[seat] += 1
     hand.taken = False
+    hand.took = None
 
 
 def _finish(hand: Hand, seat: int, tile: int, groups: list[list[int]], kind: str) -> None:
@@ -350,6 +353,7 @@ def _take(hand: Hand, seat: int, kind: str) -> None:
         hand.picked[seat].append(tile)  # public: every seat saw it on the pile (V-H1)
     hand.racks[seat].add(tile)
     hand.taken = True
+    hand.took = tile
     hand.thrown = None
 
 
@@ -431,11 +435,9 @@ def apply(hand: Hand, seat: int, action: object) -> list[dict]:
 
 
 def _timeout_apply(hand: Hand, seat: int, before: list[int], drew: bool) -> None:
-    taken = None
     if drew:
         _take(hand, seat, "draw" if hand.deck else "take_discard")
-        taken = next(t for t in hand.racks[seat].tiles() if t not in before)
-    tile = timeout_discard(hand, seat, taken)
+    tile = timeout_discard(hand, seat, hand.took)
     hand.timeouts[seat] += 1
     if hand.timeouts[seat] >= AWAY_AFTER:
         hand.away[seat] = True

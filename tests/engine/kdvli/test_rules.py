@@ -377,6 +377,15 @@ def test_v_n6_timeout_keeps_a_drawn_okey_and_throws_the_highest_tile():
     assert out["discards"][0] == ["B13"]
 
 
+def test_v_n6_timeout_after_taking_throws_the_tile_taken_this_turn():
+    s = scenario({1: "R13 Y13"}, deck="B11 R1")
+    t0 = s["racks"][0][0]
+    s["actions"] = [act(0, "discard", tile=t0), act(1, "take_discard"), act(1, "timeout")]
+    out = run(s)
+    assert out["results"] == [{"ok": True}] * 3
+    assert out["discards"][1] == [t0] and out["deck_count"] == 2  # no second take
+
+
 def test_v_n6_fake_okey_loses_value_ties_and_okey_only_when_alone():
     hand = hand_of(scenario({0: "F Y6 R6 K2"}))
     hand.racks[0].cells = [None] * 32
