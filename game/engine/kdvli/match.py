@@ -74,7 +74,10 @@ class Match:
         if not self.hand.void:
             starter = next_seat(starter)
             self.hand_no += 1
+        old = self.hand
         self.hand = new_hand(starter, rng, bool(self.options.get("partners")))
+        # V-N6: an away seat stays away (and timeouts stay consecutive) across hands
+        self.hand.timeouts, self.hand.away = list(old.timeouts), list(old.away)
         self.recorded = False
 
     def to_dict(self) -> dict:

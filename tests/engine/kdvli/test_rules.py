@@ -418,6 +418,20 @@ def test_v_n6_two_timeouts_mark_the_seat_away_until_it_acts():
     assert not hand.away[0] and hand.timeouts[0] == 0
 
 
+def test_v_n6_away_lasts_into_the_next_hand():
+    m = GAME.new_match({"hands": 3}, 4, SeededRNG(31))
+    seat = GAME.to_act(m)[0]
+    m.hand.timeouts[seat], m.hand.away[seat] = 2, True
+    m.hand.deck = m.hand.deck[-1:]
+    GAME.on_timeout(m, seat, 0.0)
+    nxt = GAME.to_act(m)[0]
+    GAME.on_timeout(m, nxt, 0.0)  # draws the last tile and throws: void
+    assert GAME.hand_over(m)
+    GAME.start_next_hand(m, SeededRNG(32))
+    assert m.hand.away[seat] and m.hand.timeouts[nxt] == 1
+    assert GAME.view_for(m, None)["seats"][seat]["away"]
+
+
 def test_v_n7_no_undo():
     hand = hand_of(scenario())
     with pytest.raises(EngineError) as exc:
