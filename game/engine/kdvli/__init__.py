@@ -90,6 +90,8 @@ class KdvliGame:
             team_totals=state.team_totals(),
             history=[list(r["scores"]) for r in state.results],
             match_over=state.over(),
+            move_seconds=state.options.get("move_seconds"),
+            rated=state.options.get("rated"),
         )
         return view
 
