@@ -34,6 +34,31 @@ LAYOUT_TYPES = ("move", "separator", "layout", "arrange")
 ACTION_TYPES = TURN_TYPES + LAYOUT_TYPES
 
 
+# Every code KDVli's engine raises (replay output, error frames, translations).
+CODES = {
+    "bad_action": "the action is malformed",
+    "unknown_action": "no such action type (KDVli has no opening, lay-off, claim or undo)",
+    "bad_seat": "no such seat",
+    "hand_over": "the hand has ended (V-F5, V-E1)",
+    "not_your_turn": "it is not this seat's turn",
+    "first_turn_no_take": "the starter does not take on the first turn (V-D3)",
+    "already_taken": "a tile was already taken this turn (V-N1)",
+    "must_take_first": "take a tile first (V-N1)",
+    "no_thrown_tile": "there is no tile thrown to you (V-N1)",
+    "deck_empty": "the centre deck is empty",
+    "tile_not_in_rack": "that tile is not in your rack",
+    "no_indicator_tile": "you do not hold the indicator's other copy (V-I1)",
+    "not_first_turn": "the indicator is shown only on your first turn (V-I1)",
+    "indicator_after_take": "the indicator is shown before taking a tile (V-I1)",
+    "already_shown": "you have shown the indicator already (V-I3)",
+    "finish_mismatch": "the groups and the finishing tile are not exactly your rack (V-F1)",
+    "invalid_finish": "14 tiles in runs and sets, or exactly seven pairs (V-F2, V-F3)",
+    "bad_layout": "the rack layout does not hold exactly your tiles (V-R1)",
+    "hand_not_over": "the hand is still being played",
+    "match_over": "the match is over",
+}
+
+
 class DealError(ValueError):
     """An explicit deal that cannot exist."""
 

@@ -54,3 +54,12 @@ def test_the_engine_imports_no_django():
     code = ("import sys, game.engine.kdvli, game.engine.kdvli.bots, game.engine.kdvli.rating;"
             "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))")  # fmt: skip
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+def test_every_error_code_is_documented():
+    from game.engine.kdvli.hand import CODES
+
+    raised = set()
+    for path in (ROOT / "game" / "engine" / "kdvli").glob("*.py"):
+        raised |= set(re.findall(r'(?:RuleError|ActionFormatError)\("([a-z_]+)"', path.read_text()))
+    assert raised and raised <= set(CODES), raised - set(CODES)
