@@ -308,12 +308,10 @@ def _finish_groups(hand: Hand, seat: int, a: dict, tile: int) -> list[list[int]]
         if free:
             raise RuleError("finish_mismatch", "every tile but the finishing one is grouped")
         return out
-    segments = []
-    for seg in rack.segments():
-        seg = [t for t in seg if t != tile]
-        if seg:
-            segments.append(seg)
-    return segments
+    # V-F3: the finishing tile leaves its cell empty, which ends a segment there
+    rest = rack.copy()
+    rest.remove(tile)
+    return rest.segments()
 
 
 def _end_turn(hand: Hand, seat: int) -> None:
