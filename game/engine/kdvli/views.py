@@ -1,0 +1,104 @@
+"""What one KDVli seat may see (kdvli.md section 10, V-H1…V-H4).
+
+``view_for(match, seat)``: the seat's own tiles (faces, opaque ids, layout) and its own
+points (V-S5); of the others only public facts: tile counts, discard piles, who showed
+the indicator, scores and totals.  ``seat=None`` is a watcher: no rack at all.  When the
+hand is over every rack is revealed with its counted arrangement (V-H4).  Never: another
+seat's tiles, ids or points during the hand, the deck order, the deal or any seed.
+"""
+
+from __future__ import annotations
+
+from ..okey.deal import deal_order
+from ..okey.tiles import face_name, face_of
+from . import counting
+from .hand import SEATS, Hand
+
+
+def _tile(hand: Hand, tile: int) -> dict:
+    return {"id": hand.ids[tile], "face": face_name(face_of(tile))}
+
+
+def _names(faces) -> list[str]:
+    return [face_name(f) for f in faces]
+
+
+def reveal(hand: Hand) -> list[dict]:
+    """V-H4: every rack with the arrangement the server counted and its points."""
+    out = []
+    for s in range(SEATS):
+        faces = sorted(hand.faces(s))
+        entry: dict = {"tiles": _names(faces)}
+        if s == hand.finisher:
+            entry.update(points=0, counted=hand.finish_kind,
+                         groups=[_names(face_of(t) for t in g) for g in hand.finish_groups],
+                         finish_tile=face_name(face_of(hand.finish_tile)))  # fmt: skip
+        else:
+            c = counting.count(faces, hand.okey)
+            entry.update(points=c.points, counted=c.counted, runs_points=c.runs_points,
+                         pairs_points=c.pairs_points,
+                         groups=[_names(g) for g in (c.groups if c.counted == "runs" else c.pairs)],
+                         left=_names(c.left if c.counted == "runs" else c.pairs_left))  # fmt: skip
+        out.append(entry)
+    return out
+
+
+def hand_view(hand: Hand, seat: int | None) -> dict:
+    thrown = None
+    if hand.thrown is not None and not hand.over:
+        thrown = {"seat": (hand.turn - 1) % SEATS, "tile": _tile(hand, hand.thrown)}
+    view = {
+        "game": "kdvli",
+        "starter": hand.starter,
+        "indicator": face_name(face_of(hand.indicator)),
+        "okey": face_name(hand.okey),
+        "coloured": face_of(hand.indicator) // 13 in (0, 3),
+        "turn": None if hand.over else hand.turn,
+        "taken": hand.taken and not hand.over,
+        "deck_count": len(hand.deck),
+        "thrown": thrown,
+        "partners": hand.partners,
+        "seats": [
+            {
+                "count": hand.racks[s].count(),
+                "discards": [_tile(hand, t) for t in hand.discards[s]],
+                "shown": hand.shown[s],
+                "bonus": hand.bonuses[s],
+                "turns": hand.turns_done[s],
+                "away": hand.away[s],
+                "picked": [face_name(face_of(t)) for t in hand.picked[s]],
+            }
+            for s in range(SEATS)
+        ],
+        "over": hand.over,
+        "void": hand.void,
+        "finisher": hand.finisher,
+        "finish_kind": hand.finish_kind,
+        "multiplier": hand.multiplier,
+        "scores": list(hand.scores) if hand.over and hand.scores is not None else None,
+        "reveal": reveal(hand) if hand.over else None,
+        "me": seat,
+        "fair": {"commitment": hand.deal.get("commitment")},
+    }
+    if hand.over:
+        view["fair"]["salt"] = hand.deal.get("salt")
+        view["fair"]["order"] = deal_order(hand.deal)
+    if seat is not None:
+        rack = hand.racks[seat]
+        view["rack"] = {
+            "cells": [None if t is None else _tile(hand, t) for t in rack.cells],
+            "separators": sorted(rack.seps),
+        }
+        view["points"] = hand.points_of(seat)  # V-S5: only this seat sees its points
+        mine = not hand.over and hand.turn == seat
+        first = hand.turns_done[seat] == 0
+        ind = face_of(hand.indicator)
+        view["can"] = {
+            "draw": mine and not hand.may_play() and bool(hand.deck),
+            "take": mine and not hand.may_play() and hand.thrown is not None,
+            "discard": mine and hand.may_play(),
+            "finish": mine and hand.may_play(),
+            "show_indicator": mine and first and not hand.taken and not hand.shown[seat]
+            and any(face_of(t) == ind for t in rack.tiles()),
+        }  # fmt: skip
+    return view
