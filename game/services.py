@@ -284,6 +284,10 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
     options = dict(options or {})
     if tasks is not None:
         options["tasks"] = tasks
+    if spec.partners:
+        options["partners"] = bool(partners)  # P-8: the game scores teams itself
+    elif partners:
+        raise ServiceError("bad_options")
     try:
         options = spec.clean_options(options)
     except InputError:

@@ -148,6 +148,8 @@ def table_create(*, host, game: str = "kut", options: dict | None = None,
     options = dict(options or {})
     if tasks is not None:
         options["tasks"] = tasks
+    if spec.partners:
+        options["partners"] = bool(partners)  # P-8: the game scores teams itself
     try:
         options = spec.clean_options(options)
     except InputError:

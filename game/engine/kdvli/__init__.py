@@ -24,7 +24,8 @@ from typing import Any
 from ..errors import RuleError
 from ..protocol import HandResult, InputError, MatchResult
 from . import bots
-from .hand import SEATS
+from . import rating as rating_rules
+from .hand import LAYOUT_TYPES, SEATS
 from .hand import apply as apply_action
 from .match import HAND_COUNTS, Match, new_match
 from .replay import export_scenario
@@ -42,6 +43,8 @@ class KdvliGame:
     default_move_seconds = 60  # V-N5
     fixed_move_seconds = False
     next_hand_seconds = 10  # V-M3: the pause before the next hand starts
+    private_kinds = frozenset(LAYOUT_TYPES)  # V-R1, V-R2: the rack is the seat's own
+    rating = None  # set below: P-9, the KDVli rating (V-Q*, V-X*)
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         if not isinstance(options, Mapping):
@@ -80,6 +83,20 @@ class KdvliGame:
         if state.hand.over and state.over():
             events.append({"type": "match_over"})
         return events
+
+    def log_form(self, action: dict) -> dict:
+        """Only the keys the rules read (kdvli.hand): no client junk reaches the log."""
+        return {k: action[k] for k in LOGGED_KEYS if k in action}
+
+    def turn_key(self, state: Match):
+        hand = state.hand
+        return [state.hand_no, sum(hand.turns_done), hand.turn]
+
+    def away_after_timeout(self, state: Match, seat: int) -> bool:
+        return bool(state.hand.away[seat])  # V-N6
+
+    def bot_pace(self, state: Match) -> float:
+        return 1.0
 
     def view_for(self, state: Match, seat: int | None) -> dict:
         view = hand_view(state.hand, seat)
@@ -138,6 +155,24 @@ class KdvliGame:
         return export_scenario(state.hand)
 
 
+LOGGED_KEYS = ("type", "tile", "tile_id", "groups", "at", "auto", "cells", "how",
+               "separators", "to")  # fmt: skip
+
+
+class KdvliRating:
+    """P-9: the KDVli rating (kdvli.md section 12) as the platform asks for it."""
+
+    START = rating_rules.START  # V-Q1
+
+    def leave_cost(self, options: dict, completed_hands: int) -> int:
+        return rating_rules.leave_cost(options["hands"])  # V-X1: 2 x the match's hands
+
+    def match_changes(self, result: MatchResult, partners: bool, players: list,
+                      options: dict) -> list[int | None]:  # fmt: skip
+        return rating_rules.match_changes(result.totals, options["hands"], partners, players)
+
+
 GAME = KdvliGame()
+GAME.rating = KdvliRating()
 
 __all__ = ["GAME", "KdvliGame", "RuleError"]
