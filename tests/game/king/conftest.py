@@ -1,0 +1,1 @@
+from tests.game.conftest import players  # noqa: F401
