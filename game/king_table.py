@@ -57,7 +57,7 @@ def king_strings() -> dict:
         "away": _("away"),
         "bot": _("bot"),
         "offline": _("offline"),
-        "hand_score": _("Hand {n}"),
+        "hand_score": _("Hand score {n}"),
         "total": _("Total {n}"),
         "no_last_trick": _("No trick has been completed yet."),
         "last_trick_winner": _("{name} took it."),
