@@ -185,3 +185,35 @@ def test_a_kut_match_record_keeps_its_columns(players):
                                   seed="kut")  # fmt: skip
     html = client_for(players[0]).get(reverse("lobby:history_match", args=[match.pk]))
     assert "king-hands" not in html.content.decode()
+
+
+# --- rematch (G-X5) ------------------------------------------------------------------------------
+
+
+def test_a_king_rematch_chooses_the_number_of_hands_again(players):
+    from game import rematch
+    from game.services import ServiceError
+
+    old = play_out(king_match(players[:1] + [None, None, None], length=4, rated=False))
+    page = client_for(players[0]).get(reverse("game:match", args=[old.pk])).content.decode()
+    config = json.loads(
+        re.search(r'<script id="kx-config" type="application/json">(.*?)</script>', page, re.S)
+        .group(1)
+    )  # fmt: skip
+    assert config["rematch_choices"] == [4, 8, 12, 20]
+    assert config["strings"]["rematch"]["tasks"] == "{n} el"
+    with pytest.raises(ServiceError) as info:
+        rematch.rematch_offer(old.pk, players[0], 5)  # KÜT's task count: not a King length
+    assert info.value.code == "bad_tasks"
+    new = rematch.rematch_offer(old.pk, players[0], 8)  # nobody to ask: it starts at once
+    assert new.game == "king" and new.rematch_of_id == old.pk
+    assert new.options["length"] == 8 and "tasks" not in new.options
+    st = GAME.from_dict(new.state)
+    assert st.length == 8 and st.totals == [0, 0, 0, 0] and st.results == []  # G-Q4
+
+
+def test_the_kut_rematch_still_offers_tasks(players):
+    match = services.match_create(tasks=5, users=list(players), host=players[0], rated=False,
+                                  seed="kut")  # fmt: skip
+    page = client_for(players[0]).get(reverse("game:match", args=[match.pk])).content.decode()
+    assert '"rematch_choices": [5, 8, 12]' in page
