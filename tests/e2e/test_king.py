@@ -96,8 +96,11 @@ def test_a_rated_four_hand_king_match_against_three_bots(live_site, browser: Bro
         hand = int(table.data("hand"))
         if state == "finished":
             break
-        if hand == 3 and "phone" not in shots:  # the rest of the match on a phone
-            page.set_viewport_size(PHONE_LANDSCAPE)
+        if hand == 3 and "phone" not in shots:  # the rest of the match on a phone,
+            page.set_viewport_size(PHONE_LANDSCAPE)  # with the four-colour deck
+            page.locator("[data-action=colours]").click()
+            assert page.evaluate("() => localStorage.getItem('kut.king.fourColours')") == "1"
+            expect(page.locator("#kg")).to_have_class(re.compile("four-colours"))
             shots.add("phone")
         size = "phone" if "phone" in shots else "desktop"
         if state == "between":
@@ -151,13 +154,21 @@ def test_a_rated_four_hand_king_match_against_three_bots(live_site, browser: Bro
     shot(page, "king-final-phone")
     page.set_viewport_size(DESKTOP)
     shot(page, "king-final-desktop")
-    page.evaluate("() => document.querySelector('.kg-overlay').hidden = true")
-    page.locator("[data-action=colours]").click()
-    assert page.evaluate("() => localStorage.getItem('kut.king.fourColours')") == "1"
     page.locator("[data-action=scores]").click()
     scores = page.locator(".kg-scores-dialog")
     expect(scores.locator("tbody tr")).to_have_count(4)
     shot(page, "king-scores-desktop")
+    scores.get_by_role("button", name="Kapat").click()
+
+    # Rematch (G-X5) through the existing endpoints: the host chooses 8 hands; only bots
+    # to ask, so it starts at once and the table moves on to it.
+    rematch = page.locator(".kx-rematch")
+    expect(rematch).to_contain_text("El sayısını seç")
+    rematch.get_by_role("button", name="8 el").click()
+    expect(page).not_to_have_url(re.compile(rf"/match/{match.pk}/$"), timeout=TIMEOUT)
+    new = Match.objects.get(rematch_of=match)
+    assert (new.game, new.options["length"], new.rated) == ("king", 8, True)
+    expect(page).to_have_url(re.compile(rf"/match/{new.pk}/$"))
 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

@@ -242,6 +242,7 @@ function render() {
   if ($(".kg-scores-dialog").open) renderScores();
   if ($(".kg-last-dialog").open) renderLast();
   $("[data-action=last]").disabled = !(h && h.last_trick);
+  tick(); // the timer follows the frame at once
 }
 
 function renderBar() {
