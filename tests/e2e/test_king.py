@@ -142,6 +142,13 @@ def test_a_rated_four_hand_king_match_against_three_bots(live_site, browser: Bro
             if f"play-{size}" not in shots and page.locator(".kg-slot .kg-card").count() >= 2:
                 shots.add(f"play-{size}")
                 shot(page, f"king-play-{size}")
+            last = page.locator("[data-action=last]")
+            if size == "phone" and "last" not in shots and last.is_enabled():
+                shots.add("last")  # G-V4: a look at the last completed trick
+                last.click()
+                expect(page.locator(".kg-last-dialog .kg-last .kg-card")).to_have_count(4)
+                shot(page, "king-last-trick-phone")
+                page.locator(".kg-last-dialog").get_by_role("button", name="Kapat").click()
             table.act(playable.last.locator(".kg-rank").click)  # the corner a finger taps
         cards += 1
         assert cards <= 4 * 13

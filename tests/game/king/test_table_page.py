@@ -217,3 +217,18 @@ def test_the_kut_rematch_still_offers_tasks(players):
                                   seed="kut")  # fmt: skip
     page = client_for(players[0]).get(reverse("game:match", args=[match.pk])).content.decode()
     assert '"rematch_choices": [5, 8, 12]' in page
+
+
+def test_a_king_test_table_from_the_lobby_has_no_move_time(players):
+    from lobby import services as lobby_services
+
+    client = client_for(players[0])
+    client.post(reverse("lobby:create"), {
+        "game": "king", "opt_length": "8", "rated": "0", "private": "0", "level": "orta",
+        "bots_allowed": "on",
+    })  # fmt: skip
+    table = Table.objects.get(host=players[0])
+    assert not table.rated and table.move_seconds is None  # P-3
+    match = lobby_services.table_start(table.pk, players[0], fill_with_bots=True)
+    assert match.game == "king" and not match.rated and match.deadline is None
+    assert GAME.from_dict(match.state).length == 8
