@@ -42,6 +42,8 @@ def king_strings() -> dict:
             "contract_used_up": _("Played twice"),
         },
         "you": _("You"),
+        "bot_name": _("Bot {n} ({level})"),
+        "levels": {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")},
         "hand_of": _("Hand {n} of {total}"),
         "choosing": _("{name} is choosing the contract…"),
         "choose_title": _("Choose the contract"),

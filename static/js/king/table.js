@@ -47,6 +47,7 @@ function rel(seat) {
 function seatName(seat) {
   if (seat === S.me) return T.you;
   const s = S.match && S.match.seats[seat];
+  if (s && s.bot && !s.user_id) return fmt(T.bot_name, { n: seat + 1, level: T.levels[s.bot] || s.bot });
   return s ? s.name : "";
 }
 
