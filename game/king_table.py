@@ -57,6 +57,7 @@ def king_strings() -> dict:
         "cards_left": _("{n} cards"),
         "chooser": _("chooser"),
         "away": _("away"),
+        "back": _("I'm back"),  # G-T3: the player takes the seat back from the bot
         "bot": _("bot"),
         "offline": _("offline"),
         "hand_score": _("Hand score {n}"),

@@ -286,6 +286,15 @@ function renderSeats() {
       `<span>${esc(fmt(T.hand_score, { n: h.hand_scores[seat] }))}</span> · <strong>${esc(fmt(T.total, { n: h.totals[seat] }))}</strong></p>` +
       backs +
       (penalty.length ? `<p class="kg-penalty">${penalty.map((c) => cardHtml(c, "kg-mini")).join("")}</p>` : "");
+    if (pos === "south" && S.me !== null && info.away && running()) {
+      // G-T3: a bot plays this seat after two timeouts, until the player is back.
+      const back = document.createElement("button");
+      back.type = "button";
+      back.className = "button kg-back";
+      back.textContent = T.back;
+      back.addEventListener("click", () => sendRaw({ type: "action", action: { type: "back" }, version: null }));
+      el.append(back);
+    }
     el.classList.toggle("is-turn", m.status === "playing" && h.turn === seat);
     el.dataset.seat = String(seat);
   }
@@ -390,10 +399,7 @@ function renderHand() {
 function playCard(card) {
   const h = S.hand;
   if (!myTurn() || !h || h.phase !== "play") return;
-  if (!h.playable.includes(card)) {
-    root.dataset.errors = String(Number(root.dataset.errors || 0) + 1);
-    return;
-  }
+  if (!h.playable.includes(card)) return; // greyed out (G-V5): the server would refuse it
   act({ type: "play", card });
 }
 
