@@ -173,6 +173,9 @@ def test_a_king_match_record_shows_the_score_table_by_contract(players):
         assert [int(c) for c in cells] == r["scores"]
     foot = re.search(r"<tfoot>(.*?)</tfoot>", html, re.S).group(1)
     assert [int(v) for v in re.findall(r'<td class="num">(-?\d+)</td>', foot)] == st.totals
+    # Maçlarım lists it (a rated match)
+    listing = client.get(reverse("lobby:history") + "?game=king").content.decode()
+    assert reverse("lobby:history_match", args=[match.pk]) in listing
     # each hand downloads as a King scenario (king-scenario.md)
     download = client.get(reverse("lobby:scenario", args=[match.pk, 2]))
     assert download.status_code == 200
