@@ -1,1 +1,0 @@
-from tests.game.conftest import players  # noqa: F401
