@@ -38,6 +38,15 @@ from django.utils import timezone
 from game.models import Match, MatchSeat
 
 TASK_CHOICES = (5, 8, 12)
+# The game's own option a rematch chooses again, and its values (K-X2; King: G-X5, the
+# match length).  The offer keeps the number under "tasks" for every game.
+CHOICES = {"kut": ("tasks", TASK_CHOICES), "king": ("length", (4, 8, 12, 20))}
+
+
+def choices_for(game: str) -> tuple[str, tuple[int, ...]]:
+    return CHOICES.get(game, CHOICES["kut"])
+
+
 YES, NO = "yes", "no"
 
 
@@ -104,10 +113,12 @@ def rematch_offer(match_id: int, user, tasks: int, *, may_play: Callable | None 
     """The host invites the players to a rematch of ``tasks`` tasks.  Returns the new
     match when it could start at once (nobody to ask), else None."""
     now = now or timezone.now()
-    if tasks not in TASK_CHOICES:
+    if tasks not in {n for _key, ns in CHOICES.values() for n in ns}:
         raise _error("bad_tasks")
     with transaction.atomic():
         match = _locked(match_id)
+        if tasks not in choices_for(match.game)[1]:
+            raise _error("bad_tasks")
         _check_open(match)
         seats = _seats(match)
         host = _host_seat(match, seats)
@@ -190,7 +201,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         levels.append("" if keep else (s.bot_level or "normal"))
     new = services.match_create(
         game=match.game,
-        options={**(match.options or {}), "tasks": offer["tasks"]},
+        options={**(match.options or {}), choices_for(match.game)[0]: offer["tasks"]},
         level=match.level,
         move_seconds=match.move_seconds,
         partners=match.partners,

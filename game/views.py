@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from game import services
 from game.engine import registry
 from game.engine.tasks import KUT, PAIR, RUN, TASK_LISTS, is_finish, is_pairs
+from game.king_table import king_strings
 from game.messages import MESSAGES
 from game.models import Match
 
@@ -173,7 +174,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = services.seat_of(match, request.user)
     if seat is None and not services.may_view(match, request.user):
         raise Http404
-    strings = table_strings()
+    strings = king_strings() if match.game == "king" else table_strings()  # issue 19
     if match.tasks:  # KÜT's task list (K-M3)
         strings["task_texts"] = {
             str(n): task_text(task) for n, task in enumerate(TASK_LISTS[match.tasks], start=1)

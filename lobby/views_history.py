@@ -29,6 +29,7 @@ from game.engine import registry
 from game.models import Match
 from game.services import ServiceError
 from lobby import games, history
+from lobby.history_king import king_record
 from lobby.services import LobbyError, _check_may_sit
 
 HISTORY_PAGE_SIZE = 20
@@ -97,6 +98,7 @@ def history_match(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "record": history.match_record(match),
         "dealt": history.hands_played(match),
+        "king": king_record(match) if match.game == "king" else None,  # issue 19
     }
     return render(request, "history/match.html", context)
 

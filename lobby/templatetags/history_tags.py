@@ -4,6 +4,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from game import rematch
 from game.trial import trial_offer_due as _trial_offer_due
 
 register = template.Library()
@@ -21,6 +22,22 @@ def table_extras_config(match, csrf_token) -> dict:
     """``{% table_extras_config match csrf_token as cfg %}``: what the table's extras
     script (static/js/table-extras.js) needs — its texts in the request's language and
     the rematch endpoints."""
+    config = _config(match, csrf_token)
+    config["rematch_choices"] = list(rematch.choices_for(match.game)[1])
+    if match.game == "king":  # G-X5: the rematch chooses the number of hands again
+        config["strings"]["rematch"].update({
+            "choose": _("Play again with the same players? Choose the number of hands."),
+            "tasks": _("{n} hands"),
+            "offered_host": _(
+                "Invitation sent ({n} hands). The rematch starts when everyone has "
+                "answered, or now: players who have not answered get a bot."
+            ),
+            "invited": _("{name} invites you to a rematch with {n} hands."),
+        })  # fmt: skip
+    return config
+
+
+def _config(match, csrf_token) -> dict:
     return {
         "csrf": str(csrf_token),
         "offer": reverse("lobby:rematch_offer", args=[match.pk]),

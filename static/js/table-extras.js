@@ -120,7 +120,7 @@ function showRematch(frame) {
   buttons.replaceChildren();
   rematchCard.dataset.state = "";
   const choose = () =>
-    [5, 8, 12].map((n) => button(fmt(R.tasks, { n }), () => post(cfg.offer, { tasks: n }), offer && offer.tasks !== n));
+    (cfg.rematch_choices || [5, 8, 12]).map((n) => button(fmt(R.tasks, { n }), () => post(cfg.offer, { tasks: n }), offer && offer.tasks !== n));
 
   if (!(offer && offer.match_id)) awaitingRematch = host || mine === "yes";
   if (offer && offer.match_id) {

@@ -142,21 +142,21 @@ def test_cards_count_players_online_and_open_public_tables_per_game(players, toy
 @pytest.mark.asyncio
 async def test_a_game_not_playable_yet_cannot_be_chosen_anywhere(players):
     ali = players[0]
-    assert not registry.playable("king")
+    assert not registry.playable("kastet")
     client = await sync_to_async(client_for)(ali)
-    page = await sync_to_async(client.get)(reverse("lobby:game", args=["king"]))
+    page = await sync_to_async(client.get)(reverse("lobby:game", args=["kastet"]))
     html = page.content.decode()
     assert page.status_code == 200 and "yakında" in html and 'name="opt_' not in html
     assert reverse("lobby:create") not in html and 'id="lobby-tables"' not in html
-    response = await sync_to_async(client.post)(reverse("lobby:play_now"), {"game": "king"})
+    response = await sync_to_async(client.post)(reverse("lobby:play_now"), {"game": "kastet"})
     assert response.status_code == 302
     page = await sync_to_async(client.get)(response.url)
     assert "Bu oyun burada henüz oynanamıyor." in page.content.decode()
     response = await sync_to_async(client.post)(
-        reverse("lobby:create"), {"game": "king", "rated": "1", "private": "0", "level": "orta"}
+        reverse("lobby:create"), {"game": "kastet", "rated": "1", "private": "0", "level": "orta"}
     )
     assert response.status_code == 400
-    for game in ("king", "kelimeki", "nosuchgame"):
+    for game in ("kastet", "kelimeki", "nosuchgame"):
         with pytest.raises(LobbyError) as info:
             await sync_to_async(services.table_create)(host=ali, game=game)
         assert info.value.code == "bad_game"
@@ -165,7 +165,7 @@ async def test_a_game_not_playable_yet_cannot_be_chosen_anywhere(players):
     assert not await sync_to_async(Table.objects.exists)()
     unknown = await sync_to_async(client.get)("/lobby/nosuchgame/")
     assert unknown.status_code == 404
-    comm, ok, code = await ws_connect("/ws/lobby/king/", await sync_to_async(session_cookie)(ali))
+    comm, ok, code = await ws_connect("/ws/lobby/kastet/", await sync_to_async(session_cookie)(ali))
     assert not ok and code == 4004
 
 
@@ -351,10 +351,10 @@ def test_leaderboards_per_game_and_level(players, toy, client):
     assert board("?game=toy&level=orta") == ["can"]
     assert board("?game=kut&level=acemi") == []
     assert board("?game=<b>&level=zz") == ["ali"]  # unknown filters: the default board
-    assert board("?game=king") == ["ali"]  # not playable: no board of its own yet
+    assert board("?game=kastet") == ["ali"]  # not playable: no board of its own yet
     html = client.get(reverse("lobby:leaderboard") + "?game=kut&level=usta").content.decode()
     tabs = html.split('class="tabs board-games"', 1)[1].split("</ul>", 1)[0]
-    assert re.findall(r">(\w+|KÜT)</a>", tabs) == ["KÜT", "Onluk"]
+    assert re.findall(r">(\w+|KÜT)</a>", tabs) == ["KÜT", "King", "Onluk"]  # King: issue 19
     assert 'href="?game=kut&amp;level=usta" aria-current="page">KÜT' in tabs
     levels = html.split('class="tabs board-levels"', 1)[1].split("</ul>", 1)[0]
     assert 'href="?game=kut&amp;level=usta" aria-current="page">Usta' in levels

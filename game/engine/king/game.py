@@ -27,6 +27,7 @@ class KingGame:
     default_move_seconds = MOVE_SECONDS[3]
     fixed_move_seconds = False
     private_kinds = frozenset()  # every King action is the table's business
+    table_template = "game/king/table.html"  # the card table (issue 19, item 3)
 
     # -- options ---------------------------------------------------------------------
     def clean_options(self, options: Mapping[str, Any]) -> dict:

@@ -1,0 +1,32 @@
+"""A King match's record page (issue 19, item 4): King's hand results carry their own
+detail (chooser, contract, trump: king.md G-Q1) instead of KÜT's task and reasons, so
+its page shows the score table by contract (G-Q3) from the match's stored record."""
+
+from __future__ import annotations
+
+from game.engine import registry
+from game.models import Match
+from lobby.history import seat_name
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def king_record(match: Match) -> dict:
+    """One row per recorded hand: number, chooser, contract, trump, the four hand scores
+    and the running totals."""
+    names = [seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
+    rows = []
+    if match.state:
+        state = registry.get("king").from_dict(match.state)
+        running = [0] * len(names)
+        for r in state.results:
+            running = [t + s for t, s in zip(running, r["scores"])]
+            rows.append({
+                "hand_no": r["hand_no"],
+                "chooser": names[r["chooser"]],
+                "contract": r["contract"],
+                "trump": SUIT_SYMBOL.get(r["trump"] or "", ""),
+                "scores": list(r["scores"]),
+                "running": list(running),
+            })  # fmt: skip
+    return {"names": names, "rows": rows, "length": (match.options or {}).get("length")}
