@@ -17,17 +17,13 @@ import time
 from collections import defaultdict
 
 from ..deal import SeededRNG
+from ..stats import percentile as pct
 from .bots import BUDGETS, LEVELS, choose
 from .deal import new_hand
 from .rules import apply
 from .views import view_for
 
 ORDER = ("hard", "normal", "easy", "normal")
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
 def run(hands: int, seed: int) -> dict:
