@@ -29,3 +29,8 @@ def ms_summary(seconds: list[float]) -> dict:
         "p99": round(percentile(seconds, 0.99) * 1000, 2),
         "max": round(max(seconds, default=0) * 1000, 2),
     }
+
+
+def ms_cells(ms: dict) -> str:
+    """A ``ms_summary`` as table cells under the headings ``p50 p99 max`` (9, 8, 8 wide)."""
+    return f"{ms['p50']:>7.1f}ms {ms['p99']:>6.1f}ms {ms['max']:>6.1f}ms"

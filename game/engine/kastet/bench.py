@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 
 from ..deal import SeededRNG
+from ..stats import ms_cells
 from ..stats import percentile as pct
 from .bots import BUDGETS, LEVELS, choose
 from .deal import new_hand
@@ -80,7 +81,7 @@ def main(argv=None) -> int:
           f"{'cpu p50':>8} {'p99':>8} {'max':>8}")  # fmt: skip
     for lv, m in r["moves"].items():
         w, c = m["wall_ms"], m["cpu_ms"]
-        print(f"{lv:8} {m['n']:>6}  {w['p50']:>7.1f}ms {w['p99']:>6.1f}ms {w['max']:>6.1f}ms  "
+        print(f"{lv:8} {m['n']:>6}  {ms_cells(w)}  "
               f"{c['p50']:>6.1f}ms {c['p99']:>6.1f}ms {c['max']:>6.1f}ms")  # fmt: skip
     print(f"engine: {r['apply_per_cpu_second']} apply/s, {r['view_for_per_cpu_second']} "
           "view_for/s (CPU time)")  # fmt: skip

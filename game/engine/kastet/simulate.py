@@ -20,7 +20,7 @@ from collections import defaultdict
 
 from ..deal import SeededRNG
 from ..errors import EngineError
-from ..stats import mean_ci, ms_summary
+from ..stats import mean_ci, ms_cells, ms_summary
 from .bots import LEVELS, choose
 from .deal import new_hand
 from .rules import apply
@@ -125,7 +125,7 @@ def main(argv=None) -> int:
         ms = x["move_ms"]
         print(f"{lvl:8} {x['seats']:>6} {x['shed_mean']:>11.2f} {x['shed_ci95']:>6.2f} "
               f"{x['score_mean']:>11.1f} {x['score_ci95']:>6.1f} {x['finished']:>9.1%} "
-              f"{ms['p50']:>7.1f}ms {ms['p99']:>6.1f}ms {ms['max']:>6.1f}ms")  # fmt: skip
+              f"{ms_cells(ms)}")  # fmt: skip
     if set(r["by_level"]) == set(LEVELS):
         print("hard > normal > easy, 95% intervals apart: tiles shed "
               f"{'yes' if separated(r) else 'NO'}, score "

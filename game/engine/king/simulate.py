@@ -18,7 +18,7 @@ import random
 import time
 from collections import defaultdict
 
-from ..stats import mean_ci, ms_summary
+from ..stats import mean_ci, ms_cells, ms_summary
 from . import bots
 from .bots import LEVELS, measure_baseline
 from .game import GAME
@@ -127,7 +127,7 @@ def main(argv=None) -> int:
         ms = x["move_ms"]
         print(f"{lvl:8} {x['seat_hands']:>10} {x['mean']:>10.1f} {x['ci95']:>7.1f} "
               f"{'[' + format(x['low'], '.1f') + ', ' + format(x['high'], '.1f') + ']':>20} "
-              f"{ms['p50']:>7.1f}ms {ms['p99']:>6.1f}ms {ms['max']:>6.1f}ms")  # fmt: skip
+              f"{ms_cells(ms)}")  # fmt: skip
     print("hard > normal > easy with 95% intervals apart:", "yes" if r["separated"] else "NO")
     return 0
 
