@@ -12,11 +12,22 @@ import sys
 
 from .actions import ACTION_TYPES
 from .deal import DealError, hand_from_faces
-from .errors import EngineError
-from .protocol import InputError
+from .scenario_input import (
+    ScenarioError,
+    action_object,
+    checked_actions,
+    faces,
+    four_racks,
+    indicator,
+    int_field,
+    is_int_in,
+    play_actions,
+    require,
+    tile_groups,
+)
 from .state import HandState
 from .tasks import TASK_LISTS
-from .tiles import NotationError, face_name, face_of, parse_face
+from .tiles import face_name, face_of
 from .transitions import apply
 
 SCENARIO_TYPES = (
@@ -25,40 +36,17 @@ SCENARIO_TYPES = (
 )  # fmt: skip
 
 
-class ScenarioError(InputError):
-    """A malformed scenario (exit 2)."""
-
-
-def _int_field(d: dict, key: str, default, lo: int, hi: int) -> int:
-    v = d.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ScenarioError(f"'{key}' must be an integer {lo}..{hi}, not {v!r}")
-    return v
-
-
-def _faces(value, what: str) -> list[int]:
-    if not isinstance(value, list):
-        raise ScenarioError(f"{what} must be a list of tiles")
-    try:
-        return [parse_face(t) for t in value]
-    except NotationError as exc:
-        raise ScenarioError(f"{what}: {exc}") from None
-
-
 def _check_action(i: int, a) -> dict:
-    where = f"action {i}"
-    if not isinstance(a, dict):
-        raise ScenarioError(f"{where} must be an object")
+    where = action_object(i, a)
     kind = a.get("type")
     if kind not in SCENARIO_TYPES:
         raise ScenarioError(f"{where}: unknown action type {kind!r}")
-    seat = a.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+    if not is_int_in(a.get("seat"), 0, 3):
         raise ScenarioError(f"{where}: 'seat' must be 0-3")
     if kind in ("discard", "lay_off"):
         if "tile" not in a:
             raise ScenarioError(f"{where}: '{kind}' needs a 'tile'")
-        _faces([a["tile"]], f"{where} tile")
+        faces([a["tile"]], f"{where} tile")
     if kind == "lay_off":
         g = a.get("group")
         if isinstance(g, bool) or not isinstance(g, int) or g < 0:
@@ -66,12 +54,8 @@ def _check_action(i: int, a) -> dict:
         if a.get("end") not in (None, "left", "right"):
             raise ScenarioError(f"{where}: 'end' must be 'left' or 'right'")
     if kind in ("open", "new_groups"):
-        groups = a.get("groups")
-        if groups is not None:
-            if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-                raise ScenarioError(f"{where}: 'groups' must be a list of tile lists")
-            for g in groups:
-                _faces(g, f"{where} groups")
+        if a.get("groups") is not None:
+            tile_groups(a["groups"], where)
     return a
 
 
@@ -85,24 +69,15 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     tasks = data.get("tasks", 8)
     if tasks not in TASK_LISTS or isinstance(tasks, bool):
         raise ScenarioError(f"'tasks' must be 5, 8 or 12, not {tasks!r}")
-    task = _int_field(data, "task", 1, 1, tasks)
-    starter = _int_field(data, "starter", 0, 0, 3)
-    if "indicator" not in data:
-        raise ScenarioError("'indicator' is missing")
-    indicator = _faces([data["indicator"]], "indicator")[0]
-    if face_name(indicator) == "F":
-        raise ScenarioError("the indicator cannot be a fake okey (K-D1)")
-    racks = data.get("racks")
-    if not isinstance(racks, list) or len(racks) != 4:
-        raise ScenarioError("'racks' must be a list of four racks")
-    rack_faces = [_faces(r, f"rack {i}") for i, r in enumerate(racks)]
-    deck = _faces(data.get("deck", []), "deck")
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise ScenarioError("'actions' must be a list")
-    checked = [_check_action(i, a) for i, a in enumerate(actions)]
+    task = int_field(data, "task", 1, 1, tasks)
+    starter = int_field(data, "starter", 0, 0, 3)
+    require(data, ("indicator",))
+    indicator_face = indicator(data["indicator"], "K-D1")
+    rack_faces = four_racks(data.get("racks"))
+    deck = faces(data.get("deck", []), "deck")
+    checked = checked_actions(data, _check_action)
     try:
-        hand = hand_from_faces(tasks, task, starter, indicator, rack_faces, deck)
+        hand = hand_from_faces(tasks, task, starter, indicator_face, rack_faces, deck)
     except DealError as exc:
         raise ScenarioError(str(exc)) from None
     return hand, checked
@@ -110,15 +85,7 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
 
 def run_scenario(data) -> dict:
     hand, actions = load_scenario(data)
-    results = []
-    for a in actions:
-        action = {k: v for k, v in a.items() if k != "seat"}
-        try:
-            apply(hand, a["seat"], action)
-            results.append({"ok": True})
-        except EngineError as exc:
-            results.append({"ok": False, "error": exc.code})
-    return result_of(hand, results)
+    return result_of(hand, play_actions(hand, actions, apply))
 
 
 def _sorted_names(tiles) -> list[str]:

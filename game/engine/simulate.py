@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from collections import defaultdict
@@ -22,6 +21,7 @@ from .deal import SeededRNG, new_hand
 from .errors import EngineError
 from .solver import solve
 from .state import HandState
+from .stats import mean_ci, ms_summary
 from .tasks import is_finish
 from .tiles import face_of
 from .transitions import apply
@@ -70,20 +70,6 @@ def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
     return actions
 
 
-def _mean_ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
-
-
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
-
-
 def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> dict:
     rng = random.Random(seed)
     scores: dict[str, list[int]] = defaultdict(list)
@@ -121,7 +107,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
     elapsed = time.perf_counter() - start
     report = {}
     for lvl in sorted(set(levels), key=bots.LEVELS.index):
-        mean, ci = _mean_ci(scores[lvl])
+        mean, ci = mean_ci(scores[lvl])
         report[lvl] = {
             "seats": seats_played[lvl],
             "mean": round(mean, 2),
@@ -132,9 +118,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
         }
     return {"hands": hands, "seconds": round(elapsed, 2),
             "hands_per_second": round(hands / elapsed, 2), "actions": total_actions,
-            "bot_move_ms": {"p50": round(_pct(timings, 0.5) * 1000, 2),
-                            "p99": round(_pct(timings, 0.99) * 1000, 2),
-                            "max": round(max(timings, default=0) * 1000, 2)},
+            "bot_move_ms": ms_summary(timings),
             "levels": report}  # fmt: skip
 
 

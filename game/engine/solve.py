@@ -12,16 +12,16 @@ one-line message on standard error.
 from __future__ import annotations
 
 import sys
-from collections import Counter
 
-from game.engine.protocol import InputError
+from game.engine.scenario_input import (
+    QueryError,
+    is_int_in,
+    query_faces,
+    query_indicator,
+)
 from game.engine.solver import MAX_TILES, solve
 from game.engine.tasks import TASK_LISTS, task_for
-from game.engine.tiles import FAKE, NotationError, face_name, okey_face, parse_face
-
-
-class QueryError(InputError):
-    pass
+from game.engine.tiles import face_name, okey_face
 
 
 def parse_query(data) -> tuple[list[int], int, tuple | None]:
@@ -31,33 +31,13 @@ def parse_query(data) -> tuple[list[int], int, tuple | None]:
     # fields other than these are ignored (external checkers may add their own)
     if data.get("game", "kut") != "kut":
         raise QueryError(f"unknown game {data.get('game')!r}")
-    if "indicator" not in data:
-        raise QueryError("missing field 'indicator'")
-    try:
-        indicator = parse_face(data["indicator"])
-    except NotationError as exc:
-        raise QueryError(f"indicator: {exc}") from None
-    if indicator == FAKE:
-        raise QueryError("the indicator cannot be a fake okey (K-D1)")
+    indicator = query_indicator(data, "K-D1")
     tiles = data.get("tiles")
     if not isinstance(tiles, list):
         raise QueryError("'tiles' must be a list of tile names")
     if len(tiles) > MAX_TILES:
         raise QueryError(f"a rack holds at most {MAX_TILES} tiles (K-R1), got {len(tiles)}")
-    faces = []
-    for name in tiles:
-        try:
-            faces.append(parse_face(name))
-        except NotationError as exc:
-            raise QueryError(str(exc)) from None
-    counts = Counter(faces)
-    counts[indicator] += 1  # the indicator is one of the two copies (K-T3)
-    for face, n in counts.items():
-        limit = 2
-        if n > limit:
-            what = "F" if face == FAKE else face_name(face)
-            extra = " counting the indicator" if face == indicator else ""
-            raise QueryError(f"{what} appears {n} times{extra}; at most 2 exist (K-T1)")
+    faces = query_faces(tiles, indicator, "K-T1")  # the indicator is one copy (K-T3)
     tasks = data.get("tasks", 8)
     if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks not in TASK_LISTS:
         raise QueryError(f"'tasks' must be 5, 8 or 12, not {tasks!r}")
@@ -65,7 +45,7 @@ def parse_query(data) -> tuple[list[int], int, tuple | None]:
     if task_no is None:
         task = None
     else:
-        if isinstance(task_no, bool) or not isinstance(task_no, int) or not (1 <= task_no <= tasks):
+        if not is_int_in(task_no, 1, tasks):
             raise QueryError(f"'task' must be null or 1..{tasks}, not {task_no!r}")
         task = task_for(tasks, task_no)
     return faces, okey_face(indicator), task

@@ -17,17 +17,14 @@ import time
 from collections import defaultdict
 
 from ..deal import SeededRNG
+from ..stats import ms_cells
+from ..stats import percentile as pct
 from .bots import BUDGETS, LEVELS, choose
 from .deal import new_hand
 from .rules import apply
 from .views import view_for
 
 ORDER = ("hard", "normal", "easy", "normal")
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
 def run(hands: int, seed: int) -> dict:
@@ -84,7 +81,7 @@ def main(argv=None) -> int:
           f"{'cpu p50':>8} {'p99':>8} {'max':>8}")  # fmt: skip
     for lv, m in r["moves"].items():
         w, c = m["wall_ms"], m["cpu_ms"]
-        print(f"{lv:8} {m['n']:>6}  {w['p50']:>7.1f}ms {w['p99']:>6.1f}ms {w['max']:>6.1f}ms  "
+        print(f"{lv:8} {m['n']:>6}  {ms_cells(w)}  "
               f"{c['p50']:>6.1f}ms {c['p99']:>6.1f}ms {c['max']:>6.1f}ms")  # fmt: skip
     print(f"engine: {r['apply_per_cpu_second']} apply/s, {r['view_for_per_cpu_second']} "
           "view_for/s (CPU time)")  # fmt: skip

@@ -9,9 +9,20 @@ order and returns the documented result; a malformed scenario raises
 
 from __future__ import annotations
 
-from ..errors import EngineError
-from ..protocol import InputError
-from ..tiles import NotationError, face_name, face_of, parse_face
+from ..scenario_input import (
+    ScenarioError,
+    action_object,
+    checked_actions,
+    faces,
+    four_racks,
+    indicator,
+    is_int_in,
+    optional_bool,
+    play_actions,
+    require,
+    seat_field,
+)
+from ..tiles import face_name, face_of
 from .deal import PositionError, hand_from_faces
 from .groups import read_group, read_pair
 from .rules import apply, team_scores
@@ -20,35 +31,20 @@ from .state import HandState
 SCENARIO_TYPES = ("lay", "draw", "pass", "undo", "timeout")
 
 
-class ScenarioError(InputError):
-    """A malformed scenario (exit 2)."""
-
-
-def _faces(value, what: str) -> list[int]:
-    if not isinstance(value, list):
-        raise ScenarioError(f"{what} must be a list of tiles")
-    try:
-        return [parse_face(t) for t in value]
-    except NotationError as exc:
-        raise ScenarioError(f"{what}: {exc}") from None
-
-
 def _groups(value, what: str) -> list[list[int]]:
     if not isinstance(value, list):
         raise ScenarioError(f"{what} must be a list of groups (tile lists)")
-    return [_faces(g, f"{what} group {i}") for i, g in enumerate(value)]
+    return [faces(g, f"{what} group {i}") for i, g in enumerate(value)]
 
 
 def _check_action(i: int, a) -> dict:
-    where = f"action {i}"
-    if not isinstance(a, dict):
-        raise ScenarioError(f"{where} must be an object")
+    where = action_object(i, a)
     kind = a.get("type")
     if kind not in SCENARIO_TYPES:
         raise ScenarioError(f"{where}: unknown action type {kind!r} (Kastet has "
                             f"{', '.join(SCENARIO_TYPES)})")  # fmt: skip
     seat = a.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+    if not is_int_in(seat, 0, 3):
         raise ScenarioError(f"{where}: 'seat' must be a seat 0-3, not {seat!r}")
     if kind == "lay":
         if "table" not in a:
@@ -65,34 +61,19 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
         raise ScenarioError("a scenario must be a JSON object")
     if data.get("game") != "kastet":
         raise ScenarioError(f"'game' must be 'kastet', not {data.get('game')!r}")
-    for key in ("starter", "indicator", "racks", "deck", "actions"):
-        if key not in data:
-            raise ScenarioError(f"'{key}' is missing")
-    starter = data.get("starter")
-    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter <= 3:
-        raise ScenarioError(f"'starter' must be a seat 0-3, not {starter!r}")
+    require(data, ("starter", "indicator", "racks", "deck", "actions"))
+    starter = seat_field(data, "starter")
     if not isinstance(data["indicator"], str):
         raise ScenarioError("'indicator' must be a tile like 'R7'")
-    indicator = _faces([data["indicator"]], "indicator")[0]
-    if face_name(indicator) == "F":
-        raise ScenarioError("the indicator cannot be a fake okey (S-T2, S-D1)")
-    partners = data.get("partners")
-    partners = False if partners is None else partners  # optional: null is the default
-    if not isinstance(partners, bool):
-        raise ScenarioError("'partners' must be true or false")
-    racks = data.get("racks")
-    if not isinstance(racks, list) or len(racks) != 4:
-        raise ScenarioError("'racks' must be a list of four racks")
-    rack_faces = [_faces(r, f"rack {i}") for i, r in enumerate(racks)]
-    deck = _faces(data["deck"], "deck")
+    indicator_face = indicator(data["indicator"], "S-T2, S-D1")
+    partners = optional_bool(data, "partners")  # optional: null is the default
+    rack_faces = four_racks(data.get("racks"))
+    deck = faces(data["deck"], "deck")
     table = _groups(data.get("table") or [], "table")
     pairs = _groups(data.get("pairs") or [], "pairs")
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise ScenarioError("'actions' must be a list")
-    checked = [_check_action(i, a) for i, a in enumerate(actions)]
+    checked = checked_actions(data, _check_action)
     try:
-        hand = hand_from_faces(starter, indicator, rack_faces, deck, table, pairs, partners)
+        hand = hand_from_faces(starter, indicator_face, rack_faces, deck, table, pairs, partners)
     except PositionError as exc:
         raise ScenarioError(str(exc)) from None
     return hand, checked
@@ -100,15 +81,7 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
 
 def run_scenario(data) -> dict:
     hand, actions = load_scenario(data)
-    results = []
-    for a in actions:
-        action = {k: v for k, v in a.items() if k != "seat"}
-        try:
-            apply(hand, a["seat"], action)
-            results.append({"ok": True})
-        except EngineError as exc:
-            results.append({"ok": False, "error": exc.code})
-    return result_of(hand, results)
+    return result_of(hand, play_actions(hand, actions, apply))
 
 
 def _sorted_names(tiles) -> list[str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -21,6 +20,7 @@ from collections import defaultdict
 
 from ..deal import SeededRNG
 from ..errors import EngineError
+from ..stats import mean_ci, ms_cells, ms_summary
 from .bots import LEVELS, choose
 from .deal import new_hand
 from .rules import apply
@@ -53,20 +53,6 @@ def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
         if actions > MAX_ACTIONS:
             raise RuntimeError("a bot hand did not end")
     return actions
-
-
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
 def simulate(hands: int, levels: list[str], seed: int = 1, progress=None) -> dict:
@@ -102,9 +88,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, progress=None) -> dic
             "shed_mean": round(sm, 3), "shed_ci95": round(sci, 3),
             "score_mean": round(m, 2), "score_ci95": round(ci, 2),
             "finished": round(finished[lvl] / len(shed[lvl]), 3),
-            "move_ms": {"p50": round(pct(t, 0.5) * 1000, 2),
-                        "p99": round(pct(t, 0.99) * 1000, 2),
-                        "max": round(max(t, default=0) * 1000, 2)},
+            "move_ms": ms_summary(t),
         }  # fmt: skip
     return {"hands": hands, "seed": seed, "levels": levels, "seconds": round(elapsed, 1),
             "actions": actions, "blocked": blocked, "by_level": report}  # fmt: skip
@@ -141,7 +125,7 @@ def main(argv=None) -> int:
         ms = x["move_ms"]
         print(f"{lvl:8} {x['seats']:>6} {x['shed_mean']:>11.2f} {x['shed_ci95']:>6.2f} "
               f"{x['score_mean']:>11.1f} {x['score_ci95']:>6.1f} {x['finished']:>9.1%} "
-              f"{ms['p50']:>7.1f}ms {ms['p99']:>6.1f}ms {ms['max']:>6.1f}ms")  # fmt: skip
+              f"{ms_cells(ms)}")  # fmt: skip
     if set(r["by_level"]) == set(LEVELS):
         print("hard > normal > easy, 95% intervals apart: tiles shed "
               f"{'yes' if separated(r) else 'NO'}, score "

@@ -17,10 +17,11 @@ import time
 
 from ..okey.deal import SeededRNG, shuffled_deal
 from ..okey.tiles import face_of, okey_face
+from ..stats import percentile
 from . import bots
 from .counting import count
 from .hand import apply, new_hand
-from .simulate import bot_view, percentile
+from .simulate import bot_view
 
 
 def bench_counting(racks: int, seed: int) -> dict:

@@ -4,48 +4,40 @@ returns the result object; a malformed scenario raises ``ScenarioError`` (exit 2
 
 from __future__ import annotations
 
-from ..errors import EngineError
-from ..okey.tiles import FAKE, NotationError, face_name, face_of, parse_face
-from ..protocol import InputError
+from ..okey.tiles import face_name, face_of
+from ..scenario_input import (
+    ScenarioError,
+    action_object,
+    checked_actions,
+    faces,
+    four_racks,
+    indicator,
+    is_int_in,
+    optional_bool,
+    play_actions,
+    require,
+    seat_field,
+    tile_groups,
+)
 from .hand import SEATS, DealError, Hand, apply, from_faces
 
 SCENARIO_TYPES = ("draw", "take_discard", "discard", "finish", "show_indicator", "timeout")
 FIELDS = ("starter", "indicator", "racks", "deck", "actions")
 
 
-class ScenarioError(InputError):
-    """A malformed scenario (exit 2)."""
-
-
-def _faces(value, what: str) -> list[int]:
-    if not isinstance(value, list):
-        raise ScenarioError(f"{what} must be a list of tiles")
-    try:
-        return [parse_face(t) for t in value]
-    except NotationError as exc:
-        raise ScenarioError(f"{what}: {exc}") from None
-
-
 def _check_action(i: int, a) -> dict:
-    where = f"action {i}"
-    if not isinstance(a, dict):
-        raise ScenarioError(f"{where} must be an object")
+    where = action_object(i, a)
     kind = a.get("type")
     if kind not in SCENARIO_TYPES:
         raise ScenarioError(f"{where}: unknown action type {kind!r}")
-    seat = a.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+    if not is_int_in(a.get("seat"), 0, SEATS - 1):
         raise ScenarioError(f"{where}: 'seat' must be 0-3")
     if kind in ("discard", "finish") and "tile" not in a:
         raise ScenarioError(f"{where}: '{kind}' needs a 'tile'")
     if "tile" in a:  # any tile field must be tile notation
-        _faces([a["tile"]], f"{where} tile")
+        faces([a["tile"]], f"{where} tile")
     if kind == "finish":
-        groups = a.get("groups")
-        if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-            raise ScenarioError(f"{where}: 'groups' must be a list of tile lists")
-        for g in groups:
-            _faces(g, f"{where} groups")
+        tile_groups(a.get("groups"), where)
     return a
 
 
@@ -55,30 +47,15 @@ def load_scenario(data) -> tuple[Hand, list[dict]]:
         raise ScenarioError("a scenario must be a JSON object")
     if data.get("game") != "kdvli":
         raise ScenarioError(f"unknown game {data.get('game')!r}")
-    for key in FIELDS:
-        if key not in data:
-            raise ScenarioError(f"'{key}' is missing")
-    starter = data["starter"]
-    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < SEATS:
-        raise ScenarioError(f"'starter' must be a seat 0-3, not {starter!r}")
-    indicator = _faces([data["indicator"]], "indicator")[0]
-    if indicator == FAKE:
-        raise ScenarioError("the indicator cannot be a fake okey (V-D1)")
-    partners = data.get("partners")
-    partners = False if partners is None else partners
-    if not isinstance(partners, bool):
-        raise ScenarioError("'partners' must be true or false")
-    racks = data["racks"]
-    if not isinstance(racks, list) or len(racks) != SEATS:
-        raise ScenarioError("'racks' must be a list of four racks")
-    rack_faces = [_faces(r, f"rack {i}") for i, r in enumerate(racks)]
-    deck = _faces(data["deck"], "deck")
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise ScenarioError("'actions' must be a list")
-    checked = [_check_action(i, a) for i, a in enumerate(actions)]
+    require(data, FIELDS)
+    starter = seat_field(data, "starter")
+    indicator_face = indicator(data["indicator"], "V-D1")
+    partners = optional_bool(data, "partners")
+    rack_faces = four_racks(data["racks"])
+    deck = faces(data["deck"], "deck")
+    checked = checked_actions(data, _check_action)
     try:
-        hand = from_faces(starter, indicator, rack_faces, deck, partners)
+        hand = from_faces(starter, indicator_face, rack_faces, deck, partners)
     except DealError as exc:
         raise ScenarioError(str(exc)) from None
     return hand, checked
@@ -86,15 +63,7 @@ def load_scenario(data) -> tuple[Hand, list[dict]]:
 
 def run_scenario(data) -> dict:
     hand, actions = load_scenario(data)
-    results = []
-    for a in actions:
-        action = {k: v for k, v in a.items() if k != "seat"}
-        try:
-            apply(hand, a["seat"], action)
-            results.append({"ok": True})
-        except EngineError as exc:
-            results.append({"ok": False, "error": exc.code})
-    return result_of(hand, results)
+    return result_of(hand, play_actions(hand, actions, apply))
 
 
 def _names(tiles) -> list[str]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from collections import defaultdict
 
 from ..okey.deal import SeededRNG
+from ..stats import mean_ci, ms_summary, percentile
 from . import bots
 from .hand import Hand, apply, new_hand
 from .views import hand_view
@@ -47,20 +47,6 @@ def play_hand(hand: Hand, levels: list[str], rng: random.Random,
         if n > MAX_ACTIONS:
             raise RuntimeError("a bot hand did not end")
     return n
-
-
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
-
-
-def percentile(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def run(hands: int, seed: int, levels: list[str]) -> dict:
@@ -95,9 +81,7 @@ def run(hands: int, seed: int, levels: list[str]) -> dict:
             for lv, xs in scores.items()
         },  # fmt: skip
         "bot_ms": {
-            "p50": round(percentile(timings, 0.5) * 1e3, 2),
-            "p99": round(percentile(timings, 0.99) * 1e3, 2),
-            "max": round(max(timings) * 1e3, 2),
+            **ms_summary(timings),
             "cpu_p50": round(percentile(cpu, 0.5) * 1e3, 2),
             "cpu_p99": round(percentile(cpu, 0.99) * 1e3, 2),
         },  # fmt: skip

@@ -18,15 +18,11 @@ import random
 import time
 import timeit
 
+from ..stats import percentile as pct
 from . import GAME, bots
 from .lexicon import shipped
 from .movegen import Position, generate
 from .simulate import play_game
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def run(games: int, seed: int) -> dict:

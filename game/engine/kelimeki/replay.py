@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..errors import ActionFormatError, EngineError
-from ..protocol import InputError
+from ..scenario_input import ScenarioError, action_object, checked_actions, int_field, is_int_in
 from . import GAME, parse_placements
 from .alphabet import COUNTS, LETTER_SET, RACK_SIZE, TILES, fold, sort_tiles
 from .board import corners_for
@@ -21,10 +21,6 @@ from .rules import InvalidWords, ranks
 from .state import State
 
 ACTION_TYPES = ("play", "exchange", "pass", "timeout")
-
-
-class ScenarioError(InputError):
-    """A malformed scenario (exit 2)."""
 
 
 def _tiles(value, what: str) -> list[str]:
@@ -37,14 +33,11 @@ def _tiles(value, what: str) -> list[str]:
 
 
 def _check_action(i: int, a, players: int) -> dict:
-    where = f"action {i}"
-    if not isinstance(a, dict):
-        raise ScenarioError(f"{where} must be an object")
+    where = action_object(i, a)
     kind = a.get("type")
     if kind not in ACTION_TYPES:
         raise ScenarioError(f"{where}: unknown action type {kind!r}")
-    seat = a.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    if not is_int_in(a.get("seat"), 0, players - 1):
         raise ScenarioError(f"{where}: 'seat' must be an integer 0..{players - 1}")
     if kind == "play":
         try:
@@ -66,9 +59,7 @@ def load_scenario(data) -> tuple[State, list[dict]]:
     players = data.get("players")
     if isinstance(players, bool) or players not in (2, 4):
         raise ScenarioError(f"'players' must be 2 or 4, not {players!r}")
-    starter = data.get("starter", 0)
-    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < players:
-        raise ScenarioError(f"'starter' must be an integer 0..{players - 1}, not {starter!r}")
+    starter = int_field(data, "starter", 0, 0, players - 1)
     racks = data.get("racks")
     if not isinstance(racks, list) or len(racks) != players:
         raise ScenarioError(f"'racks' must be a list of {players} racks")
@@ -93,10 +84,7 @@ def load_scenario(data) -> tuple[State, list[dict]]:
             canon = fold(w)
             if len(canon) < 2 or any(ch not in LETTER_SET for ch in canon):
                 raise ScenarioError(f"'words': {w!r} is not a playable word (W-D2)")
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise ScenarioError("'actions' must be a list")
-    actions = [_check_action(i, a, players) for i, a in enumerate(actions)]
+    actions = checked_actions(data, lambda i, a: _check_action(i, a, players))
     state = State(players=players, corners=corners_for(players), racks=racks, bag=bag,
                   turn=starter, starter=starter, words=words,
                   exchange_to_bottom=True)  # fmt: skip

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 
 from ..protocol import BOT_LEVELS
+from ..stats import mean_ci
 from . import GAME
 
 MAX_ACTIONS = 1000  # far above any real game (W-E2 ends a run of passes)
@@ -39,14 +39,6 @@ def play_game(levels: list[str], rng: random.Random, timings: list | None = None
     raise RuntimeError("a bot game did not end")
 
 
-def mean_ci(xs: list[float]) -> tuple[float, float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    h = 1.96 * sd / math.sqrt(n)
-    return m, m - h, m + h
-
-
 def run(games: int, seed: int, players: int = 2) -> dict:
     out = {}
     start = time.perf_counter()
@@ -60,8 +52,8 @@ def run(games: int, seed: int, players: int = 2) -> dict:
             state = play_game(levels, rng)
             scores.append(state.scores[seat])
             wins += state.scores[seat] == max(state.scores)
-        m, lo, hi = mean_ci(scores)
-        out[level] = {"games": games, "mean": round(m, 1), "ci95": [round(lo, 1), round(hi, 1)],
+        m, h = mean_ci(scores)
+        out[level] = {"games": games, "mean": round(m, 1), "ci95": [round(m - h, 1), round(m + h, 1)],
                       "win_rate": round(wins / games, 3)}  # fmt: skip
     elapsed = time.perf_counter() - start
     out["games_per_second"] = round(3 * games / elapsed, 3)

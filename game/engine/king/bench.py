@@ -18,9 +18,9 @@ import random
 import time
 from collections import defaultdict
 
+from ..stats import percentile as pct
 from .bots import LEVELS
 from .game import GAME
-from .simulate import pct
 
 
 def engine_speed(hands: int, seed: int) -> dict:

@@ -3,23 +3,16 @@
 
 from __future__ import annotations
 
-from ..errors import EngineError
-from ..protocol import InputError
+from ..scenario_input import ScenarioError, action_object, checked_actions, is_int_in, play_actions
 from .cards import NotationError, card, name, names, suit_letter
 from .contracts import CONTRACTS, DEFAULT_LENGTH, KOZ, LENGTHS, history_error, quota
 from .hand import ACTION_TYPES, HandState, apply
 
 
-class ScenarioError(InputError):
-    """A malformed scenario (exit 2)."""
-
-
 def _check_action(i: int, a) -> dict:
-    where = f"action {i}"
-    if not isinstance(a, dict):
-        raise ScenarioError(f"{where} must be an object")
+    where = action_object(i, a)
     seat = a.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+    if not is_int_in(seat, 0, 3):
         raise ScenarioError(f"{where}: 'seat' must be an integer 0-3, not {seat!r}")
     kind = a.get("type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
@@ -54,7 +47,7 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     if type(length) is not int or length not in LENGTHS:
         raise ScenarioError(f"'length' must be 4, 8, 12 or 20, not {length!r}")
     chooser = data.get("chooser")
-    if isinstance(chooser, bool) or not isinstance(chooser, int) or not 0 <= chooser <= 3:
+    if not is_int_in(chooser, 0, 3):
         raise ScenarioError(f"'chooser' must be an integer 0-3, not {chooser!r}")
     hands = data.get("hands")
     if not isinstance(hands, list) or len(hands) != 4:
@@ -84,23 +77,13 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     why = history_error(length, chosen, chooser)
     if why:
         raise ScenarioError(f"'chosen' is not a possible history: {why}")
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise ScenarioError("'actions' must be a list")
-    checked = [_check_action(i, a) for i, a in enumerate(actions)]
+    checked = checked_actions(data, _check_action)
     return HandState(length, chooser, chosen, deal), checked
 
 
 def run_scenario(data) -> dict:
     hand, actions = load_scenario(data)
-    results = []
-    for a in actions:
-        try:
-            apply(hand, a["seat"], {k: v for k, v in a.items() if k != "seat"})
-            results.append({"ok": True})
-        except EngineError as exc:
-            results.append({"ok": False, "error": exc.code})
-    return result_of(hand, results)
+    return result_of(hand, play_actions(hand, actions, apply))
 
 
 def result_of(hand: HandState, results: list[dict]) -> dict:

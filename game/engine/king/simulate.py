@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from collections import defaultdict
 
+from ..stats import mean_ci, ms_cells, ms_summary
 from . import bots
 from .bots import LEVELS, measure_baseline
 from .game import GAME
@@ -45,20 +45,6 @@ def play_hand(state, levels: list[str], rng: random.Random, timings=None) -> int
         if n > 60:
             raise RuntimeError("a hand did not end")
     return n
-
-
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
 def simulate(hands: int, levels: list[str], seed: int = 1, length: int = 20) -> dict:
@@ -90,8 +76,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, length: int = 20) -> 
             "ci95": round(ci, 2),
             "low": round(m - ci, 2),
             "high": round(m + ci, 2),
-            "move_ms": {"p50": round(pct(t, 0.5) * 1000, 2), "p99": round(pct(t, 0.99) * 1000, 2),
-                        "max": round(max(t, default=0) * 1000, 2), "moves": len(t)},
+            "move_ms": {**ms_summary(t), "moves": len(t)},
         }  # fmt: skip
     ranked = sorted(report, key=lambda lv: LEVELS.index(lv))
     separated = all(report[b]["low"] > report[a]["high"] for a, b in zip(ranked, ranked[1:]))
@@ -142,7 +127,7 @@ def main(argv=None) -> int:
         ms = x["move_ms"]
         print(f"{lvl:8} {x['seat_hands']:>10} {x['mean']:>10.1f} {x['ci95']:>7.1f} "
               f"{'[' + format(x['low'], '.1f') + ', ' + format(x['high'], '.1f') + ']':>20} "
-              f"{ms['p50']:>7.1f}ms {ms['p99']:>6.1f}ms {ms['max']:>6.1f}ms")  # fmt: skip
+              f"{ms_cells(ms)}")  # fmt: skip
     print("hard > normal > easy with 95% intervals apart:", "yes" if r["separated"] else "NO")
     return 0
 

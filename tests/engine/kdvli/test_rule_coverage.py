@@ -10,50 +10,37 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
+from tests.engine.rule_coverage import (
+    ROOT,
+    assert_imports_no_django,
+    assert_spec_copies_match_shared,
+    citations,
+    rule_ids,
+    uncited,
+)
 
-ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
-SPEC = ROOT / "docs" / "rules" / "kdvli.md"
-SHARED = [ROOT.parent / "shared" / "rules", ROOT.parent.parent / "shared" / "rules"]
-
-
-def rule_ids(text: str) -> list[str]:
-    return sorted(set(re.findall(r"\*\*(?:Decision )?(V-[A-Z]\d+)", text)))
 
 
 def cited(text: str) -> set[str]:
-    ids = set(re.findall(r"V-[A-Z]\d+", text))
-    ids |= {f"V-{m[0].upper()}{m[1]}" for m in re.findall(r"v_([a-z])(\d+)", text)}
-    return ids
+    return citations(text, r"V-[A-Z]\d+", r"v_([a-z])(\d+)", "V")
 
 
 def test_spec_copy_matches_shared():
-    shared = next((d for d in SHARED if (d / "kdvli.md").exists()), None)
-    if shared is None:
-        pytest.skip("the shared rules folder is not beside this checkout")
-    for name in ("kdvli.md", "kdvli-scenario.md"):
-        assert (ROOT / "docs" / "rules" / name).read_text() == (shared / name).read_text()
+    assert_spec_copies_match_shared("kdvli.md", "kdvli-scenario.md")
 
 
 def test_every_rule_is_cited_by_a_test():
-    ids = rule_ids(SPEC.read_text(encoding="utf-8"))
+    ids = rule_ids("kdvli.md", r"V-[A-Z]\d+")
     assert len(ids) >= 59, ids
-    found: set[str] = set()
-    for path in HERE.rglob("*"):
-        if path.suffix in (".py", ".json") and path.name != Path(__file__).name:
-            found |= cited(path.read_text(encoding="utf-8"))
-    missing = [i for i in ids if i not in found]
+    missing = uncited(ids, HERE, cited)
     assert not missing, f"rules with no test citing them: {missing}"
 
 
 def test_the_engine_imports_no_django():
-    import subprocess
-    import sys
-
-    code = ("import sys, game.engine.kdvli, game.engine.kdvli.bots, game.engine.kdvli.rating;"
-            "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))")  # fmt: skip
-    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+    assert_imports_no_django(
+        "import game.engine.kdvli, game.engine.kdvli.bots, game.engine.kdvli.rating"
+    )
 
 
 def test_every_error_code_is_documented():

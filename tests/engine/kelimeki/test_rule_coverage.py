@@ -3,41 +3,28 @@ docs/rules/ match the shared ones."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-import pytest
+from tests.engine.rule_coverage import (
+    assert_spec_copies_match_shared,
+    citations,
+    rule_ids,
+    uncited,
+)
 
-ROOT = Path(__file__).resolve().parents[3]
-SPEC = ROOT / "docs" / "rules" / "kelimeki.md"
-SHARED = ROOT.parent / "shared" / "rules"
 HERE = Path(__file__).resolve().parent
 
 
-def rule_ids(text: str) -> list[str]:
-    return sorted(set(re.findall(r"\*\*(?:Decision )?(W-[A-Z]\d+)", text)))
-
-
 def cited(text: str) -> set[str]:
-    ids = set(re.findall(r"W-[A-Z]\d+", text))
-    ids |= {f"W-{m[0].upper()}{m[1]}" for m in re.findall(r"w_([a-z])(\d+)", text)}
-    return ids
+    return citations(text, r"W-[A-Z]\d+", r"w_([a-z])(\d+)", "W")
 
 
 def test_spec_copy_matches_shared():
-    for name in ("kelimeki.md", "kelimeki-scenario.md"):
-        shared = SHARED / name
-        if not shared.exists():
-            pytest.skip("the shared rules folder is not beside this checkout")
-        assert (ROOT / "docs" / "rules" / name).read_text() == shared.read_text()
+    assert_spec_copies_match_shared("kelimeki.md", "kelimeki-scenario.md")
 
 
 def test_every_rule_is_cited_by_a_test():
-    ids = rule_ids(SPEC.read_text())
+    ids = rule_ids("kelimeki.md", r"W-[A-Z]\d+")
     assert len(ids) == 60, ids
-    found: set[str] = set()
-    for path in HERE.rglob("*"):
-        if path.suffix in (".py", ".json") and path.name != Path(__file__).name:
-            found |= cited(path.read_text(encoding="utf-8"))
-    missing = [i for i in ids if i not in found]
+    missing = uncited(ids, HERE, cited)
     assert not missing, f"rules with no test citing them: {missing}"
