@@ -67,7 +67,7 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     if game != "kut":
         raise ScenarioError(f"unknown game {game!r}")
     tasks = data.get("tasks", 8)
-    if tasks not in TASK_LISTS or isinstance(tasks, bool):
+    if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks not in TASK_LISTS:
         raise ScenarioError(f"'tasks' must be 5, 8 or 12, not {tasks!r}")
     task = int_field(data, "task", 1, 1, tasks)
     starter = int_field(data, "starter", 0, 0, 3)

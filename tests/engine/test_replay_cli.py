@@ -101,6 +101,8 @@ MALFORMED = {
     "unknown_action_type": json.dumps(_bad_action()),
     "unknown_tile_in_action": json.dumps(_bad_action_tile()),
     "bad_tasks": json.dumps(scenario(tasks=7)),
+    "tasks_not_a_number": json.dumps(scenario(tasks=[])),  # once a TypeError trace
+    "tasks_an_object": json.dumps(scenario(tasks={})),
     "bad_task_number": json.dumps(scenario(task=9)),
     "fake_indicator": json.dumps(scenario(indicator="F")),
     "missing_indicator": json.dumps({k: v for k, v in BASE.items() if k != "indicator"}),
