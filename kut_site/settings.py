@@ -405,6 +405,9 @@ KUT_LEAVER_BAN_SECONDS = env_int("KUT_LEAVER_BAN_SECONDS", 2 * 3600)
 KUT_LOGIN_FAILURES_PER_USERNAME = env_int("KUT_LOGIN_FAILURES_PER_USERNAME", 5)
 KUT_LOGIN_FAILURES_PER_IP = env_int("KUT_LOGIN_FAILURES_PER_IP", 20)
 KUT_LOGIN_WINDOW_SECONDS = env_int("KUT_LOGIN_WINDOW_SECONDS", 60)
+# Proxies in front of the site that append the client's address to X-Forwarded-For
+# (accounts.services.client_ip): 0 = none, the socket's peer is the client.
+KUT_TRUSTED_PROXIES = env_int("KUT_TRUSTED_PROXIES", 0)
 # Sockets one user may hold open at once, over all processes (kut_site.sockets).
 KUT_SOCKETS_PER_USER = env_int("KUT_SOCKETS_PER_USER", 8)
 # Under daphne: a whole HTTP request must arrive within this many seconds of the

@@ -72,10 +72,11 @@ def _fresh_channel_layer():
     fresh fan-out hubs, kut_site.fanout)."""
     from channels.layers import channel_layers
 
-    from kut_site import fanout
+    from kut_site import fanout, sockets
 
     channel_layers.backends.clear()
     fanout.reset()
+    sockets.reset()  # sockets per user (issue 16): no count left by an earlier test
     yield
     channel_layers.backends.clear()
     fanout.reset()
