@@ -92,3 +92,27 @@ def login_failure_record(username: str, ip: str) -> None:
 def login_failures_clear(username: str) -> None:
     """A successful login forgives that username's earlier failures (not the address's)."""
     cache.delete(_key("user", username))
+
+
+# ------------------------------------------------- sign-up and password reset throttle
+
+
+def _hashed(value: str) -> str:
+    return hashlib.sha256(value.strip().lower().encode()).hexdigest()[:32]
+
+
+def request_allowed(kind: str, *, limits: list[tuple[str, int]], window: int) -> bool:
+    """Count one request of ``kind`` against each ``(value, limit)`` (an address, an
+    e-mail…) in the current ``window`` (shared by every process, kut_site.counters);
+    False when any is over its limit (issue 16: 15 accounts in 7 s, 10 reset mails to
+    one address in a row).  A store that cannot be reached lets the request through."""
+    from kut_site import counters
+
+    allowed = True
+    for value, limit in limits:
+        try:
+            count = counters.hit(f"{kind}.{_hashed(value)}", window)
+        except Exception:
+            return True
+        allowed = allowed and count <= limit
+    return allowed

@@ -115,6 +115,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "kut_site.middleware.SecurityHeadersMiddleware",  # CSP, Permissions-Policy (issue 16)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -405,6 +406,13 @@ KUT_LEAVER_BAN_SECONDS = env_int("KUT_LEAVER_BAN_SECONDS", 2 * 3600)
 KUT_LOGIN_FAILURES_PER_USERNAME = env_int("KUT_LOGIN_FAILURES_PER_USERNAME", 5)
 KUT_LOGIN_FAILURES_PER_IP = env_int("KUT_LOGIN_FAILURES_PER_IP", 20)
 KUT_LOGIN_WINDOW_SECONDS = env_int("KUT_LOGIN_WINDOW_SECONDS", 60)
+# Sign-up and password reset (issue 16): per client address, and reset mails per
+# e-mail address asked for, in each window.
+KUT_SIGNUPS_PER_IP = env_int("KUT_SIGNUPS_PER_IP", 5)
+KUT_SIGNUP_WINDOW_SECONDS = env_int("KUT_SIGNUP_WINDOW_SECONDS", 3600)
+KUT_PASSWORD_RESETS_PER_IP = env_int("KUT_PASSWORD_RESETS_PER_IP", 10)
+KUT_PASSWORD_RESETS_PER_EMAIL = env_int("KUT_PASSWORD_RESETS_PER_EMAIL", 3)
+KUT_PASSWORD_RESET_WINDOW_SECONDS = env_int("KUT_PASSWORD_RESET_WINDOW_SECONDS", 3600)
 # Proxies in front of the site that append the client's address to X-Forwarded-For
 # (accounts.services.client_ip): 0 = none, the socket's peer is the client.
 KUT_TRUSTED_PROXIES = env_int("KUT_TRUSTED_PROXIES", 0)

@@ -1,0 +1,105 @@
+"""Issue 16 item 8: sign-up and password reset are throttled; every page carries a
+Content-Security-Policy that allows no inline script (and none is left in a template)
+and a Permissions-Policy."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from game import services
+from kut_site.middleware import CONTENT_SECURITY_POLICY
+from tests.conftest import ROOT
+from tests.security.conftest import PASSWORD, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _signup(client, name, **extra):
+    return client.post(reverse("accounts:signup"), {
+        "username": name, "email": f"{name}@example.com",
+        "password1": PASSWORD, "password2": PASSWORD,
+    }, **extra)  # fmt: skip
+
+
+def test_sign_up_is_throttled_per_address(settings):
+    """15 accounts in 7 s from one address were made; now the 6th in the window is
+    refused (429, nothing made, a clear message), other addresses are not."""
+    from accounts.models import User
+
+    settings.KUT_SIGNUPS_PER_IP = 5
+    for i in range(5):
+        assert _signup(Client(), f"yeni{i}", REMOTE_ADDR="10.7.0.1").status_code == 302
+    refused = _signup(Client(), "yeni5", REMOTE_ADDR="10.7.0.1")
+    assert refused.status_code == 429
+    assert "çok fazla hesap" in refused.content.decode()
+    assert not User.objects.filter(username="yeni5").exists()
+    assert _signup(Client(), "yeni6", REMOTE_ADDR="10.7.0.2").status_code == 302
+
+
+def test_password_reset_mails_are_throttled_per_address_and_per_email(settings):
+    """10 reset mails to one address in a row were sent; now at most
+    KUT_PASSWORD_RESETS_PER_EMAIL per window, whichever client asks, and at most
+    KUT_PASSWORD_RESETS_PER_IP requests from one client address."""
+    settings.KUT_PASSWORD_RESETS_PER_EMAIL = 3
+    settings.KUT_PASSWORD_RESETS_PER_IP = 6
+    make_user("kurban")
+    url = reverse("accounts:password_reset")
+    codes = [Client().post(url, {"email": "kurban@example.com"}, REMOTE_ADDR=f"10.8.0.{i}")
+             .status_code for i in range(10)]  # fmt: skip
+    assert codes == [302] * 3 + [429] * 7
+    assert len(mail.outbox) == 3
+    # one address asking for many e-mails
+    codes = [Client().post(url, {"email": f"yok{i}@example.com"}, REMOTE_ADDR="10.9.9.9")
+             .status_code for i in range(8)]  # fmt: skip
+    assert codes == [302] * 6 + [429] * 2
+    refused = Client().post(url, {"email": "yok0@example.com"}, REMOTE_ADDR="10.9.9.9")
+    assert "parola sıfırlama" in refused.content.decode()
+
+
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)
+HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
+
+
+def test_no_template_holds_an_inline_script_or_handler():
+    """``script-src 'self'``: an inline script would not run.  json_script data blocks
+    (type application/json) are data, not scripts."""
+    found = []
+    for path in (ROOT / "templates").rglob("*.html"):
+        text = path.read_text()
+        if INLINE_SCRIPT.search(text) or HANDLER.search(text) or "javascript:" in text:
+            found.append(str(path.relative_to(ROOT)))
+    assert not found, found
+
+
+def test_every_page_sends_the_policies(players, settings):
+    settings.KUT_TEST_SEEDS = False
+    staff = make_user("yonetici", is_staff=True, is_superuser=True)
+    match = services.match_create(tasks=5, users=players, seed="csp-1")
+    client = Client()
+    client.force_login(players[0])
+    admin = Client()
+    admin.force_login(staff)
+    pages = [
+        (Client(), "/"), (Client(), reverse("accounts:login")),
+        (Client(), reverse("accounts:signup")), (Client(), reverse("accounts:password_reset")),
+        (client, reverse("lobby:index")), (client, reverse("game:match", args=[match.pk])),
+        (client, reverse("game:verify")), (client, "/no-such-page/"),
+        (admin, reverse("admin:index")), (admin, reverse("admin:game_match_changelist")),
+        (admin, reverse("admin:game_match_change", args=[match.pk])),
+    ]  # fmt: skip
+    for who, url in pages:
+        response = who.get(url)
+        assert response.status_code in (200, 404), (url, response.status_code)
+        csp = response["Content-Security-Policy"]
+        assert csp == CONTENT_SECURITY_POLICY
+        assert "script-src 'self'" in csp and "unsafe-eval" not in csp
+        assert "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0]
+        assert "frame-ancestors 'none'" in csp
+        assert "camera=()" in response["Permissions-Policy"]
+        body = response.content.decode()
+        assert not INLINE_SCRIPT.search(body), (url, INLINE_SCRIPT.search(body).group(0))
