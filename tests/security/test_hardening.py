@@ -4,6 +4,7 @@ and a Permissions-Policy."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -103,3 +104,50 @@ def test_every_page_sends_the_policies(players, settings):
         assert "camera=()" in response["Permissions-Policy"]
         body = response.content.decode()
         assert not INLINE_SCRIPT.search(body), (url, INLINE_SCRIPT.search(body).group(0))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_sockets_per_user_count_lobby_and_match_sockets_alike(players, settings):
+    """Issue 16 item 7 (in one process; the live test covers several): with
+    KUT_SOCKETS_PER_USER = 3, a user's 4th socket, lobby or match, is refused; a closed
+    one frees its place; another user is not affected; a ping flood on a lobby socket
+    is answered only up to its small burst."""
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from kut_site.asgi import application
+    from tests.game.conftest import connect, session_cookie
+
+    settings.KUT_SOCKETS_PER_USER = 3
+    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+                                                    seed="sock-1")  # fmt: skip
+    cookie = await sync_to_async(session_cookie)(players[0])
+
+    async def lobby(c):
+        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"),
+                   (b"cookie", f"sessionid={c}".encode())]  # fmt: skip
+        comm = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+        ok, code = await comm.connect(timeout=10)
+        return comm, ok, code
+
+    opened = [await lobby(cookie), await lobby(cookie), await connect(m.pk, cookie)]
+    assert all(ok for _c, ok, _code in opened)
+    for attempt in (lobby(cookie), connect(m.pk, cookie)):
+        _comm, ok, code = await attempt
+        assert not ok and code == 4029
+    other = await lobby(await sync_to_async(session_cookie)(players[1]))
+    assert other[1]
+    await opened[0][0].disconnect()
+    again = await lobby(cookie)
+    assert again[1]
+    comm = again[0]
+    await comm.receive_from(timeout=10)  # the table list
+    for _ in range(50):
+        await comm.send_to(text_data='{"type":"ping"}')
+    pongs = 0
+    while not await comm.receive_nothing(timeout=0.5):
+        pongs += json.loads(await comm.receive_from())["type"] == "pong"
+    assert 1 <= pongs <= 6
+    for c in [opened[1][0], opened[2][0], other[0], comm]:
+        await c.disconnect()
