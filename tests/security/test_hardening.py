@@ -151,3 +151,37 @@ async def test_sockets_per_user_count_lobby_and_match_sockets_alike(players, set
     assert 1 <= pongs <= 6
     for c in [opened[1][0], opened[2][0], other[0], comm]:
         await c.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_pings_touch_neither_the_database_nor_the_shared_counters(players, monkeypatch):
+    """Issue 16 item 7: 40,000 pings slowed every table; a ping is now answered on the
+    socket's own event loop: with the database and the shared counters made to fail,
+    pings are still answered (within the per-socket limit)."""
+    from asgiref.sync import sync_to_async
+
+    from game import consumers
+    from tests.game.conftest import connect, receive, session_cookie
+
+    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+                                                    seed="ping-1")  # fmt: skip
+    comm, ok, _ = await connect(m.pk, await sync_to_async(session_cookie)(players[0]))
+    assert ok
+    while not await comm.receive_nothing(timeout=0.5):
+        await receive(comm)
+
+    def broken(*args, **kwargs):
+        raise AssertionError("a ping reached the database or the shared counters")
+
+    monkeypatch.setattr(consumers, "user_request_allowed", broken)
+    monkeypatch.setattr(consumers, "database_sync_to_async", broken)
+    monkeypatch.setattr(consumers.counters, "hit", broken)
+    for _ in range(20):
+        await comm.send_to(text_data='{"type":"ping"}')
+    for _ in range(20):
+        assert (await receive(comm))["type"] == "pong"
+    await comm.send_to(text_data='{"type": "ping"}')  # the parsed path, too
+    assert (await receive(comm))["type"] == "pong"
+    monkeypatch.undo()
+    await comm.disconnect()
