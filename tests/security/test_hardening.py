@@ -185,3 +185,41 @@ async def test_pings_touch_neither_the_database_nor_the_shared_counters(players,
     assert (await receive(comm))["type"] == "pong"
     monkeypatch.undo()
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_leaver_gets_nothing_of_the_seat_even_if_the_close_is_lost(players, monkeypatch):
+    """Issue 16 item 4, defence in depth: with the message that closes the leaver's
+    sockets lost, the seat's frames (the bot's rack now) still never reach them, a
+    snapshot request is answered ``left`` and closes the socket, and a move is refused."""
+    from asgiref.sync import sync_to_async
+    from django.test import Client
+
+    from game import broadcast
+    from game.models import Match
+    from tests.game.conftest import connect, receive, session_cookie
+
+    monkeypatch.setattr(broadcast, "seat_left", lambda match_id, seat: None)  # "lost"
+    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+                                                    seed="leave-1")  # fmt: skip
+    comm, ok, _ = await connect(m.pk, await sync_to_async(session_cookie)(players[1]))
+    assert ok
+    while not await comm.receive_nothing(timeout=0.5):
+        await receive(comm)
+
+    def leave():
+        client = Client()
+        client.force_login(players[1])
+        return client.post(f"/match/{m.pk}/leave/").status_code
+
+    assert await sync_to_async(leave)() == 302
+    version = await sync_to_async(lambda: Match.objects.get(pk=m.pk).version)()
+    assert await comm.receive_nothing(timeout=1.0)  # the leave's frames: not for this seat
+    await comm.send_json_to({"type": "action", "action": {"type": "separator", "at": 3}})
+    assert (await receive(comm))["code"] == "left"
+    assert (await comm.receive_output(timeout=5))["type"] == "websocket.close"
+    # a snapshot request on another socket still open (as if the close were lost too)
+    other, ok, _ = await connect(m.pk, await sync_to_async(session_cookie)(players[1]))
+    assert not ok  # not seated any more: no watchers at this table
+    assert await sync_to_async(lambda: Match.objects.get(pk=m.pk).version)() == version
