@@ -5,7 +5,7 @@ watcher view.  Frames carry the match version so that a client that misses one n
 the gap and asks for a fresh snapshot.
 
 One change is ONE message on the fan-out topic ``match.<id>`` (``kut_site.fanout``),
-holding the four seat frames and the watcher frame as ready JSON text, built once for
+holding each seat's frame and the watcher frame (last) as ready JSON text, built once for
 all (``game.frames.frame_texts``); each process with sockets of the match receives it
 once and each socket forwards only its own part (``MatchConsumer.fanout_deliver``).
 It is published from the thread that committed the change, right after the commit.
@@ -23,7 +23,7 @@ from kut_site import fanout
 
 log = logging.getLogger(__name__)
 
-WATCHERS = 4  # the part of a broadcast for the watchers; parts 0-3 are the seats
+WATCHERS = -1  # the part of a broadcast for the watchers: the last; parts 0..n-1 are the seats
 
 
 def match_topic(match_id: int) -> str:
@@ -56,7 +56,7 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
 def seat_broadcast(match_id: int, match: Match, seats, ms, seat: int) -> None:
     """A change only ``seat`` may see (its rack layout): the seat's frame to that seat's
     sockets, nothing to the other seats or the watchers (issue 16)."""
-    parts: list = [None] * (WATCHERS + 1)
+    parts: list = [None] * (len(seats) + 1)  # every seat's part, then the watchers'
     parts[seat] = frame_text(match_frame(match, seat, seats, ms))
     try:
         fanout.publish(match_topic(match_id), parts)

@@ -143,7 +143,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = Match.objects.get(pk=self.match_id)
         except Match.DoesNotExist:
             return None
-        return services.seat_of(match, user), match.watchers_allowed
+        return services.seat_of(match, user), services.may_view(match, user)
 
     @database_sync_to_async
     def _frame(self) -> dict | None:

@@ -10,9 +10,12 @@ import orjson
 from django.utils import timezone
 
 from game import rematch, trial
-from game.engine.match import MatchState
+from game.engine import registry
 from game.engine.timing import WARNING_SECONDS
-from game.engine.views import view_for
+
+
+def _name(user) -> str:
+    return getattr(user, "display_name", "") or user.get_username()
 
 
 def seat_label(seat) -> dict:
@@ -28,6 +31,9 @@ def seat_label(seat) -> dict:
         "connected": seat.connected if seat.user_id else True,
         "away": seat.away,
         "left": seat.left,
+        "dropped": seat.dropped,  # P-13: a bot plays while the player is gone
+        "replacement": seat.replacement,  # P-12
+        "request": _name(seat.request_user) if seat.request_user_id else None,
     }
 
 
@@ -35,58 +41,65 @@ def _ms(dt) -> int | None:
     return int(dt.timestamp() * 1000) if dt else None
 
 
-def match_info(match, seats, ms: MatchState | None) -> dict:
-    """The public facts of the match, the same for every seat and the watchers."""
+def match_info(match, seats, st=None) -> dict:
+    """The public facts of the match, the same for every seat and the watchers.  ``st``
+    is the game's state (``GAME.from_dict(match.state)``), read through the protocol."""
+    spec = registry.get(match.game)
+    n = len(seats)
+    if st is not None:
+        result = spec.match_result(st)
+        hands = spec.hand_results(st)
+        over = spec.match_over(st)
+        hand_no = len(hands) if spec.hand_over(st) else len(hands) + 1
     info = {
         "id": match.pk,
         "game": match.game,
         "status": match.status,
         "rated": match.rated,
         "tasks": match.tasks,
-        "hand_no": ms.hand_no if ms else 0,
-        "totals": list(ms.totals) if ms else [0, 0, 0, 0],
-        "results": [
-            {
-                "hand_no": r["hand_no"],
-                "task_no": r["task_no"],
-                "scores": r["scores"],
-                "lines": r["lines"],
-                "finisher": r["finisher"],
-            }
-            for r in (ms.results if ms else [])
-        ],  # fmt: skip
-        "winners": ms.winners if ms else [],
+        "options": match.options,
+        "level": match.level,
+        "partners": match.partners,
+        "hand_no": hand_no if st is not None else 0,
+        "totals": list(result.totals) if st is not None else [0] * n,
+        "results": [{"hand_no": h.hand_no, "scores": h.scores, **h.detail} for h in hands]
+        if st is not None else [],
+        # the match's winners once it is over (K-M5: the lowest totals, shared)
+        "winners": [s for s, p in enumerate(result.places) if p == 1]
+        if st is not None and over else [],
         "seats": [seat_label(s) for s in sorted(seats, key=lambda s: s.seat)],
         "deadline": _ms(match.deadline),
         "turn_started": _ms(match.turn_started),
         "server_time": _ms(timezone.now()),
-        # the last seconds of a turn are shown as a warning (K-N6)
+        # the last seconds of a turn are shown as a warning (K-N6, P-6)
         "warning_seconds": WARNING_SECONDS,
         "host_id": match.host_id,
         "kind": match.kind,
-    }
-    if match.kind == match.Kind.TRIAL and ms and ms.hand:
-        info["trial"] = trial.progress(ms.hand)  # K-X1: step and hint
+        # when the next bot move is due: the countdown of a claim window (K-C1, K-C5)
+        "bot_due": _ms(match.bot_due),
+    }  # fmt: skip
+    if match.kind == match.Kind.TRIAL and st is not None and st.hand:
+        info["trial"] = trial.progress(st.hand)  # K-X1: step and hint
     if match.rematch_offer:
         info["rematch"] = rematch.frame_info(match, seats)  # K-X2
     return info
 
 
-def _state(match) -> MatchState | None:
-    return MatchState.from_dict(match.state) if match.state else None
+def _state(match):
+    return registry.get(match.game).from_dict(match.state) if match.state else None
 
 
-def match_frame(match, seat: int | None, seats=None, ms: MatchState | None = None) -> dict:
-    """One seat's frame (``seat`` None: the watchers').  ``ms``: the match's state when the
+def match_frame(match, seat: int | None, seats=None, st=None) -> dict:
+    """One seat's frame (``seat`` None: the watchers').  ``st``: the match's state when the
     caller has it already (else it is read from ``match.state``)."""
     seats = seats if seats is not None else list(match.seats.select_related("user"))
-    ms = ms if ms is not None else _state(match)
-    hand = view_for(ms.hand, seat) if ms and ms.hand else None
+    st = st if st is not None else _state(match)
+    hand = registry.get(match.game).view_for(st, seat) if st is not None else None
     return {
         "type": "state",
         "version": match.version,
         "layout": _layout_version(seats, seat),
-        "match": match_info(match, seats, ms),
+        "match": match_info(match, seats, st),
         "me": seat,
         "hand": hand,
     }
@@ -104,22 +117,23 @@ def _layout_version(seats, seat: int | None) -> int:
     return 0
 
 
-def frame_texts(match, seats, ms: MatchState | None = None, watchers: bool = False):
-    """The frame text of each of the four seats, and the watchers' (None unless
-    ``watchers``), exactly as ``frame_text(match_frame(...))`` would give them, but with
-    the public part built and serialised once for all five (the broadcast's hot path)."""
-    ms = ms if ms is not None else _state(match)
-    info = frame_text(match_info(match, seats, ms))
+def frame_texts(match, seats, st=None, watchers: bool = False):
+    """The frame text of each seat, and the watchers' (None unless ``watchers``),
+    exactly as ``frame_text(match_frame(...))`` would give them, but with the public
+    part built and serialised once for all (the broadcast's hot path)."""
+    st = st if st is not None else _state(match)
+    spec = registry.get(match.game)
+    info = frame_text(match_info(match, seats, st))
     version = f'{{"type":"state","version":{match.version},"layout":'
     tail = f',"match":{info},"me":'
 
     def text(seat: int | None) -> str:
-        hand = view_for(ms.hand, seat) if ms and ms.hand else None
+        hand = spec.view_for(st, seat) if st is not None else None
         me = "null" if seat is None else str(seat)
         layout = _layout_version(seats, seat)
         return f'{version}{layout}{tail}{me},"hand":{frame_text(hand)}}}'
 
-    return [text(seat) for seat in range(4)], (text(None) if watchers else None)
+    return [text(seat) for seat in range(len(seats))], (text(None) if watchers else None)
 
 
 def frame_text(frame: dict | None) -> str:

@@ -63,6 +63,13 @@ MESSAGES = {
     "server_error": _("Something went wrong; your move was not applied."),
     "replaced": _("You opened this table in another tab; this one is closed."),
     "banned": _("Your account is suspended."),
+    "not_away": _("You are already playing your seat."),
+    # P-12: taking a seat that was left
+    "already_in_match": _("You already played in this match; you cannot take another seat."),
+    "seat_not_vacant": _("That seat is not free."),
+    "seat_requested": _("Someone else has already asked for that seat."),
+    "not_host": _("Only the host can do that."),
+    "no_request": _("Nobody is asking for that seat any more."),
 }
 
 

@@ -25,9 +25,13 @@ class Match(models.Model):
         NORMAL = "normal", _("Match")
         TRIAL = "trial", _("Trial hand")  # K-X1: recorded nowhere (no history, no ranking)
 
-    game = models.CharField(max_length=20, default="kut")
+    game = models.CharField(max_length=20, default="kut")  # a key of game.engine.registry
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
-    tasks = models.PositiveSmallIntegerField(choices=[(5, "5"), (8, "8"), (12, "12")])
+    # the game's own options, as its GAME.clean_options returned them (KÜT: {"tasks": 8})
+    options = models.JSONField(default=dict, blank=True)
+    level = models.CharField(max_length=8, default="orta")  # P-7: acemi / orta / usta
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # P-6 (rated)
+    partners = models.BooleanField(default=False)  # P-8: seats 0+2 against 1+3
     rated = models.BooleanField(default=True)
     watchers_allowed = models.BooleanField(default=False)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
@@ -62,6 +66,11 @@ class Match(models.Model):
     def running(self) -> bool:
         return self.status in (self.Status.PLAYING, self.Status.BETWEEN)
 
+    @property
+    def tasks(self) -> int | None:
+        """KÜT's number of tasks (K-M2), one of its options."""
+        return (self.options or {}).get("tasks")
+
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
@@ -80,6 +89,23 @@ class MatchSeat(models.Model):
     # The seat's private rack-layout changes so far (``services.match_apply_action``):
     # they never change the match version the other seats act on (issue 16).
     layout_version = models.PositiveIntegerField(default=0)
+    # P-13: when the seat's last socket went (None while connected or never connected);
+    # ``dropped``: a bot plays the seat because its player dropped (not K-N7's timeouts)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    dropped = models.BooleanField(default=False)
+    # P-12: a human asks to take this left seat; the host accepts with *Devam*
+    request_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    request_at = models.DateTimeField(null=True, blank=True)
+    replacement = models.BooleanField(default=False)  # P-12: took a left seat
+    # the player who left this seat before the replacement took it, and when (P-5)
+    left_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    left_user_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -189,7 +189,11 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         users.append(s.user if keep else None)
         levels.append("" if keep else (s.bot_level or "normal"))
     new = services.match_create(
-        tasks=offer["tasks"],
+        game=match.game,
+        options={**(match.options or {}), "tasks": offer["tasks"]},
+        level=match.level,
+        move_seconds=match.move_seconds,
+        partners=match.partners,
         users=users,
         bot_levels=levels,
         rated=match.rated,
@@ -197,6 +201,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         host=match.host,
         now=now,
         rematch_of=match,
+        leave_others=True,  # P-5
     )
     match.rematch_offer = {**offer, "match_id": new.pk}
     match.save(update_fields=["rematch_offer"])

@@ -2,9 +2,12 @@
 through the beat sweep, timers.
 
 In production a Celery task is scheduled for each bot move (``KUT_BOTS_INLINE`` off);
-the sweep in ``game.tasks`` is the guarantee if a task is lost.  In tests the bots run
-inline right after the commit, in a loop guarded against re-entrance so that a table of
-bots does not recurse.
+the sweep in ``game.tasks`` is the guarantee if a task is lost.  With ``KUT_BOTS_INLINE``
+(the embedded set-up, one web process) a bot's move runs in the process that committed
+the change, at ``Match.bot_due``, on a timer thread (``_timers``): at a human pace like
+production, and its broadcast reaches this process's sockets.  With "fast bots"
+(``KUT_BOT_DELAY_SECONDS`` 0, tests) they run right after the commit, in a loop guarded
+against re-entrance so that a table of bots does not recurse.
 """
 
 from __future__ import annotations
@@ -29,7 +32,11 @@ def kick(match_id: int) -> None:
     if not match or match["bot_due"] is None or match["status"] != Match.Status.PLAYING:
         return
     if getattr(settings, "KUT_BOTS_INLINE", False):
-        run_inline(match_id)
+        wait = (match["bot_due"] - timezone.now()).total_seconds()
+        if settings.KUT_BOT_DELAY_SECONDS <= 0:
+            run_inline(match_id)
+        else:
+            _later(match_id, match["version"], wait)
         return
     from game.tasks import match_bot_turn
 
@@ -60,3 +67,47 @@ def run_inline(match_id: int, limit: int = 5000) -> None:
                 steps += 1
     finally:
         _local.pending = None
+
+
+# --- the embedded set-up's paced bots: one timer per match --------------------------------
+
+_timers: dict[int, threading.Timer] = {}
+_timers_lock = threading.Lock()
+
+
+def _later(match_id: int, version: int, wait: float) -> None:
+    """Play the match's next bot move after ``wait`` seconds in this process (a newer
+    change replaces the timer; a stale one finds another version and does nothing)."""
+    timer = threading.Timer(max(0.0, wait), _fire, (match_id, version))
+    timer.daemon = True
+    with _timers_lock:
+        old = _timers.pop(match_id, None)
+        _timers[match_id] = timer
+    if old is not None:
+        old.cancel()
+    timer.start()
+
+
+def _fire(match_id: int, version: int) -> None:
+    from django.db import close_old_connections, connection
+
+    from game.services import ServiceError, match_play_bot
+
+    with _timers_lock:
+        if _timers.get(match_id) is threading.current_thread():
+            del _timers[match_id]
+    try:
+        close_old_connections()
+        match_play_bot(match_id, version)
+    except ServiceError:  # the match is gone
+        pass
+    except Exception:
+        log.exception("the bot move of match %s failed", match_id)
+    finally:
+        connection.close()
+
+
+def pending_timers() -> int:
+    """How many paced bot moves wait in this process (tests)."""
+    with _timers_lock:
+        return len(_timers)

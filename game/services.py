@@ -18,22 +18,21 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import orjson
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import rows, trial
-from game.engine import bots
-from game.engine.actions import LAYOUT_TYPES, SERVER_TYPES, logged_form
+from game import portal, rows, trial
+from game.engine import bots, registry
 from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import EngineError
-from game.engine.match import MatchState, new_match, record_hand, start_next_hand
-from game.engine.timing import AWAY_AFTER_TIMEOUTS
-from game.engine.transitions import apply
-from game.engine.views import can_claim, view_for
+from game.engine.protocol import InputError
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
 BOT_LEVELS = bots.LEVELS
+# action types only the server sends: a seat's time running out is the timer's (K-N7)
+SERVER_TYPES = ("timeout",)
 
 
 class ServiceError(Exception):
@@ -58,7 +57,10 @@ def _now(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def _turn_seconds() -> int:
+def _turn_seconds(match: Match) -> int:
+    """P-6: the table's move time; KÜT's fixed 45 s (K-N6) is ``KUT_TURN_SECONDS``."""
+    if match.move_seconds and not registry.get(match.game).fixed_move_seconds:
+        return match.move_seconds
     return settings.KUT_TURN_SECONDS
 
 
@@ -71,33 +73,46 @@ def _seats(match: Match) -> list[MatchSeat]:
     return rows.seats_of(match)
 
 
-def _turn_key(ms: MatchState):
-    h = ms.hand
-    return (ms.hand_no, h.table_turn, h.turn) if h is not None else None
+def _spec(match: Match):
+    """The match's game (its GAME, through the registry)."""
+    return registry.get(match.game)
+
+
+def _load(match: Match):
+    return _spec(match).from_dict(match.state)
+
+
+def _ts(now: datetime) -> float:
+    return now.timestamp()
+
+
+def _turn_key(spec, st):
+    return spec.turn_key(st)
 
 
 def _bot_seats(seats: list[MatchSeat]) -> set[int]:
     return {s.seat for s in seats if s.bot_controlled}
 
 
-def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetime,
+def _schedule(match: Match, spec, st, seats: list[MatchSeat], now: datetime,
               turn_changed: bool) -> None:  # fmt: skip
-    """Deadlines and bot timing after a change (K-N6, K-M4, P-3)."""
-    hand = ms.hand
-    if match.status == Match.Status.PLAYING and hand is not None and not hand.over:
+    """Deadlines and bot timing after a change (P-6, K-N6, K-M4, P-3)."""
+    acting = spec.to_act(st) if match.status == Match.Status.PLAYING else ()
+    if acting and not spec.hand_over(st):
         if turn_changed or match.turn_started is None:
             match.turn_started = now
         if match.rated:
-            match.deadline = match.turn_started + timedelta(seconds=_turn_seconds())
+            match.deadline = match.turn_started + timedelta(seconds=_turn_seconds(match))
         else:
             match.deadline = None  # P-3: test tables have no move timer
         botset = _bot_seats(seats)
-        bot_turn = hand.turn in botset
-        bot_claim = hand.claimable and any(can_claim(hand, s) for s in botset)
-        if bot_turn and _stands_in(seats[hand.turn]):
+        bot_turn = any(s in botset for s in acting)
+        bot_other = any(s in botset for s in spec.may_act(st) if s not in acting)  # claims
+        if bot_turn and any(_stands_in(seats[s]) for s in acting if s in botset):
             match.bot_due = now  # K-N7: a bot plays an away seat at once
-        elif bot_turn or bot_claim:
-            match.bot_due = now + timedelta(seconds=settings.KUT_BOT_DELAY_SECONDS)
+        elif bot_turn or bot_other:
+            think = bot_think_seconds(match, spec, st, seats, botset)
+            match.bot_due = now + timedelta(seconds=think)
         else:
             match.bot_due = None
     else:
@@ -105,21 +120,53 @@ def _schedule(match: Match, ms: MatchState, seats: list[MatchSeat], now: datetim
         match.bot_due = None
 
 
+def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: set[int],
+                      rng: random.Random | None = None) -> float:  # fmt: skip
+    """How long a bot "thinks" before its next move: a human pace (issue 15).
+
+    ``KUT_BOT_DELAY_SECONDS`` is the base (0: "fast bots", every move at once — tests),
+    scaled by the game's ``bot_pace`` (KÜT: taking a tile is quick, 0.8 x base; playing
+    and discarding slower, 1.3 x base) and varied by ±25 % so that a table does not tick
+    like a metronome.  When a human may act out of turn while a bot is to move (KÜT's
+    claim window after a centre draw, K-C1/K-C5), the bot waits at least
+    ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
+    *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
+    base = float(settings.KUT_BOT_DELAY_SECONDS)
+    if base <= 0:
+        return 0.0
+    rng = rng or random
+    think = base * spec.bot_pace(st) * rng.uniform(0.75, 1.25)
+    acting = spec.to_act(st)
+    if any(s in botset for s in acting) and _human_may_act_out_of_turn(spec, st, botset):
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+    return think
+
+
+def _human_may_act_out_of_turn(spec, st, botset: set[int]) -> bool:
+    acting = spec.to_act(st)
+    return any(s not in botset and s not in acting for s in spec.may_act(st))
+
+
 def _stands_in(seat: MatchSeat) -> bool:
     """A bot plays this human's seat because the player timed out twice (K-N7)."""
     return seat.away and not seat.left and not seat.bot_level and seat.user_id is not None
 
 
-def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
-    hand = ms.hand
-    if hand is None or not hand.over or len(ms.results) >= ms.hand_no:
+def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
+    """After an action: if it ended the hand, store its result and end the match after
+    the last hand (K-M4) or pause before the next (a trial ends with its hand, K-X1)."""
+    if match.status != Match.Status.PLAYING or not spec.hand_over(st):
         return
-    result = _record(match, ms)
+    result = spec.hand_results(st)[-1]
+    detail = result.detail or {}
     HandResult.objects.create(
-        match=match, hand_no=result["hand_no"], task_no=result["task_no"],
-        finisher=result["finisher"], scores=result["scores"], lines=result["lines"],
+        match=match, hand_no=result.hand_no, task_no=detail.get("task_no") or 0,
+        finisher=detail.get("finisher"), scores=result.scores,
+        lines=detail.get("lines") or [{} for _ in result.scores],
     )  # fmt: skip
-    if ms.over:
+    if match.kind == Match.Kind.TRIAL:
+        trial.finish(st)  # K-X1: the trial match ends with its one hand
+    if spec.match_over(st) or match.kind == Match.Kind.TRIAL:
         match.status = Match.Status.FINISHED
         match.finished_at = now
         match.deadline = None
@@ -127,14 +174,6 @@ def _finish_hand_if_over(match: Match, ms: MatchState, now: datetime) -> None:
     else:
         match.status = Match.Status.BETWEEN
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
-
-
-def _record(match: Match, ms: MatchState) -> dict:
-    """Record the finished hand (K-S6); a trial match (K-X1) ends with its one hand."""
-    result = record_hand(ms)
-    if match.kind == Match.Kind.TRIAL:
-        ms.over = True
-    return result
 
 
 def _on_finished(match_id: int) -> None:
@@ -146,21 +185,21 @@ def _on_finished(match_id: int) -> None:
         import_string(path)(match_id)
 
 
-def _save(match: Match, ms: MatchState, seats, now, turn_before, log: tuple | None) -> None:
+def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) -> None:
     """Store the new state as ``version + 1`` with its log row; broadcast after commit."""
-    match.state = ms.to_dict()
+    match.state = spec.to_dict(st)
     match.version += 1
     row = None
     if log is not None:
         seat, kind, payload, actor = log
         row = MatchAction(
-            match=match, version=match.version, hand_no=ms.hand_no, seat=seat, kind=kind,
+            match=match, version=match.version, hand_no=hand_no_of(spec, st), seat=seat, kind=kind,
             payload=payload, actor=actor,
         )  # fmt: skip
-    _schedule(match, ms, seats, now, _turn_key(ms) != turn_before)
+    _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
     rows.save_match(match, row)
     mid = match.pk
-    transaction.on_commit(lambda: _after_commit(mid, match, seats, ms))
+    transaction.on_commit(lambda: _after_commit(mid, match, seats, st))
 
 
 def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None) -> None:
@@ -174,26 +213,35 @@ def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None
         runner.kick(match_id)
 
 
-def _apply_timeout(match: Match, ms: MatchState, seats, now) -> list:
-    """K-N7: complete the turn of the seat whose time ran out."""
-    hand = ms.hand
-    seat = hand.turn
-    turn_before = _turn_key(ms)
-    events = apply(hand, seat, {"type": "timeout"})
+def hand_no_of(spec, st) -> int:
+    """The number of the hand being played (or just finished)."""
+    done = len(spec.hand_results(st))
+    return done if spec.hand_over(st) else done + 1
+
+
+def _apply_timeout(match: Match, spec, st, seats, now) -> list:
+    """K-N7 (and each game's own): the server completes the move of the seat whose time
+    ran out; after the game says so, the seat is away and a bot plays it.  A
+    bot-controlled seat never times out (issue 15): its time can only run out because
+    its move was late (a busy worker), so the bot's own move is played instead."""
+    seat = spec.to_act(st)[0]
+    botset = _bot_seats(seats)
+    if seat in botset:
+        played = _bot_move(match, spec, st, seats, botset, now, random.Random(), turn_only=True)
+        if played is not None:
+            return played
+    turn_before = _turn_key(spec, st)
+    events = spec.on_timeout(st, seat, _ts(now))
     ms_seat = seats[seat]
-    if hand.timeouts[seat] >= AWAY_AFTER_TIMEOUTS and not ms_seat.away and not ms_seat.bot_level:
+    if spec.away_after_timeout(st, seat) and not ms_seat.away and not ms_seat.bot_level:
         ms_seat.away = True  # K-N7: a bot plays the seat until the player acts again
         ms_seat.away_since = now
         ms_seat.save(update_fields=["away", "away_since"])
-    _finish_hand_if_over(match, ms, now)
+    _finish_hand_if_over(match, spec, st, now)
     _save(
-        match,
-        ms,
-        seats,
-        now,
-        turn_before,
+        match, spec, st, seats, now, turn_before,
         (seat, "timeout", {"type": "timeout"}, MatchAction.Actor.TIMER),
-    )
+    )  # fmt: skip
     return events
 
 
@@ -207,26 +255,50 @@ def _locked(match_id: int) -> Match:
 # --- creating and starting ----------------------------------------------------------------
 
 
-def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rated=True,
+def match_create(*, users: list, game: str = "kut", options: dict | None = None,
+                 tasks: int | None = None, bot_levels: list | None = None, rated=True,
+                 level: str = "orta", move_seconds: int | None = None, partners: bool = False,
                  watchers_allowed=False, host=None, seed: str | None = None,
                  now: datetime | None = None, rematch_of=None,
-                 kind: str = Match.Kind.NORMAL) -> Match:  # fmt: skip
-    """Create a match for four seats (a user or None per seat; None seats get a bot of
-    ``bot_levels[seat]``, default normal) and deal hand 1 (``match_start``).  ``kind``
-    "trial": the scripted trial hand (``game.trial``, K-X1)."""
-    if tasks not in (5, 8, 12):
-        raise ServiceError("bad_tasks")
-    if len(users) != 4:
-        raise ServiceError("four_seats")
-    levels = list(bot_levels or ["normal"] * 4)
+                 kind: str = Match.Kind.NORMAL, leave_others: bool = False) -> Match:  # fmt: skip
+    """Create a match of ``game`` (a user or None per seat; None seats get a bot of
+    ``bot_levels[seat]``, default the table level's, P-7) and deal hand 1
+    (``match_start``).  ``options`` are the game's own (``tasks`` is KÜT's, kept as a
+    shorthand).  ``kind`` "trial": the scripted trial hand (``game.trial``, K-X1).
+    ``leave_others``: the players start this match themselves (the practice form, a
+    lobby table, a rematch): P-5, it counts as leaving the rated matches of the same
+    game they still sit in."""
+    try:
+        spec = registry.get(game)
+    except KeyError:
+        raise ServiceError("bad_game") from None
+    options = dict(options or {})
+    if tasks is not None:
+        options["tasks"] = tasks
+    try:
+        options = spec.clean_options(options)
+    except InputError:
+        raise ServiceError("bad_tasks" if "tasks" in options else "bad_options") from None
+    if len(users) not in spec.seat_counts:
+        raise ServiceError("four_seats" if spec.seat_counts == (4,) else "bad_seat_count")
+    try:
+        default_level = portal.bot_level(level)
+        move_seconds = portal.move_seconds(spec, move_seconds) if rated else None
+    except portal.PortalError:
+        raise ServiceError("bad_options") from None
+    levels = list(bot_levels or [default_level] * len(users))
     now = _now(now)
     with transaction.atomic():
+        for user in users if leave_others else ():
+            if user is not None:
+                leave_rated_matches(user, game, now)  # P-5: a new match counts as leaving
         match = Match.objects.create(
-            tasks=tasks, rated=rated, watchers_allowed=watchers_allowed, host=host,
+            game=game, options=options, level=level, move_seconds=move_seconds,
+            partners=partners, rated=rated, watchers_allowed=watchers_allowed, host=host,
             seed=seed or new_seed(), rematch_of=rematch_of, kind=kind,
         )  # fmt: skip
         for seat, user in enumerate(users):
-            level = "" if user is not None else (levels[seat] or "normal")
+            level = "" if user is not None else (levels[seat] or default_level)
             if level and level not in BOT_LEVELS:
                 raise ServiceError("bad_bot_level")
             MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level)
@@ -234,21 +306,45 @@ def match_create(*, tasks: int, users: list, bot_levels: list | None = None, rat
     return match
 
 
+def leave_rated_matches(user, game: str = "kut", now: datetime | None = None) -> list[int]:
+    """P-5: starting a new match of the same game counts as leaving every rated match
+    of that game the player is still seated in and that is still running (K-X3: a bot
+    takes the seat; the ranking counts the leave when that match ends).  Returns their
+    ids."""
+    running = Match.objects.filter(
+        game=game,
+        status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
+        kind=Match.Kind.NORMAL,
+        rated=True,
+        seats__user=user,
+        seats__left=False,
+    ).values_list("pk", flat=True)
+    left = []
+    for match_id in sorted(set(running)):
+        try:
+            match_leave(match_id, user, now)
+        except ServiceError:  # closed or left meanwhile
+            continue
+        left.append(match_id)
+    return left
+
+
 def match_start(match: Match, now: datetime) -> None:
     """K-M6: draw the first starter and deal hand 1 (inside the creating transaction)."""
-    ms = match_initial_state(match)
+    st = match_initial_state(match)
     seats = _seats(match)
     match.status = Match.Status.PLAYING
     match.version = 0
-    _save(match, ms, seats, now, None, (None, "start", {}, MatchAction.Actor.SYSTEM))
+    _save(match, _spec(match), st, seats, now, None, (None, "start", {}, MatchAction.Actor.SYSTEM))
 
 
-def match_initial_state(match: Match) -> MatchState:
+def match_initial_state(match: Match):
     """The state before the first move: hand 1 dealt from the seed, or the trial
     hand's scripted deal."""
     if match.kind == Match.Kind.TRIAL:
         return trial.initial_state(match.seed)
-    return new_match(match.tasks, _rng_for_hand(match.seed, 1))
+    seats = match.seats.count() or max(_spec(match).seat_counts)
+    return _spec(match).new_match(match.options, seats, _rng_for_hand(match.seed, 1))
 
 
 # --- the action path ---------------------------------------------------------------------
@@ -260,6 +356,8 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
     """Apply one action of ``seat``.  Raises ServiceError or an EngineError (whose
     ``code`` is stable); nothing of the refused action is saved."""
     now = _now(now)
+    if isinstance(action, dict) and action.get("type") == "back":
+        return match_back(match_id, seat)  # *Geri döndüm* (K-N7)
     error: Exception | None = None
     with transaction.atomic():
         match = _locked(match_id)
@@ -268,23 +366,24 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         kind = action.get("type") if isinstance(action, dict) else None
         if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
             raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
-        if kind in LAYOUT_TYPES:
+        if kind in _spec(match).private_kinds:
             return _apply_layout(match, seat, action, actor)
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("stale_version", f"now at {match.version}")
         seats = _seats(match)
         _check_seated(seats, seat, actor)
-        ms = MatchState.from_dict(match.state)
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
         events: list = []
         if match.deadline is not None and now >= match.deadline:
-            events += _apply_timeout(match, ms, seats, now)  # the timer ran out first
+            events += _apply_timeout(match, spec, st, seats, now)  # the timer ran out first
             if match.status != Match.Status.PLAYING:
                 raise ServiceError("match_not_running")
-        turn_before = _turn_key(ms)
+        turn_before = _turn_key(spec, st)
         try:
             if match.kind == Match.Kind.TRIAL and actor == MatchAction.Actor.HUMAN:
-                trial.check_action(ms.hand, seat, action)  # K-X1: keep to the script
-            events += apply(ms.hand, seat, action)
+                trial.check_action(st.hand, seat, action)  # K-X1: keep to the script
+            events += spec.apply(st, seat, action, _ts(now))
         except EngineError as exc:
             error = exc
         if error is None:
@@ -294,11 +393,12 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                     s.away = False  # the player acts again (K-N7)
                     s.away_since = None
                     s.save(update_fields=["away", "away_since"])
-            _finish_hand_if_over(match, ms, now)
+            _finish_hand_if_over(match, spec, st, now)
             if match.kind == Match.Kind.TRIAL:
-                trial.note_progress(match, ms.hand, seats)
+                trial.note_progress(match, st.hand, seats)
             kind = action.get("type", "") if isinstance(action, dict) else ""
-            _save(match, ms, seats, now, turn_before, (seat, kind, logged_form(action), actor))
+            _save(match, spec, st, seats, now, turn_before,
+                  (seat, kind, spec.log_form(action), actor))  # fmt: skip
     if error is not None:
         raise error
     return Outcome(match, events)
@@ -321,25 +421,46 @@ def _apply_layout(match: Match, seat: int, action: dict, actor: str) -> Outcome:
     so that replays rebuild the rack exactly."""
     seats = _seats(match)
     _check_seated(seats, seat, actor)
-    ms = MatchState.from_dict(match.state)
-    events = apply(ms.hand, seat, action)  # an illegal layout raises: nothing is saved
-    match.state = ms.to_dict()
+    spec = _spec(match)
+    st = spec.from_dict(match.state)
+    events = spec.apply(st, seat, action, 0.0)  # an illegal layout raises: nothing is saved
+    match.state = spec.to_dict(st)
     own = seats[seat]
     own.layout_version += 1
     row = MatchAction(
         match=match, version=match.version, layout_version=own.layout_version,
-        hand_no=ms.hand_no, seat=seat, kind=action["type"], payload=logged_form(action),
-        actor=actor,
+        hand_no=hand_no_of(spec, st), seat=seat, kind=action["type"],
+        payload=spec.log_form(action), actor=actor,
     )  # fmt: skip
     rows.save_layout(match, own, row)
-    transaction.on_commit(lambda: _seat_only(match.pk, match, seats, ms, seat))
+    transaction.on_commit(lambda: _seat_only(match.pk, match, seats, st, seat))
     return Outcome(match, events)
 
 
-def _seat_only(match_id: int, match: Match, seats, ms, seat: int) -> None:
+def _seat_only(match_id: int, match: Match, seats, st, seat: int) -> None:
     from game import broadcast
 
-    broadcast.seat_broadcast(match_id, match, seats, ms, seat)
+    broadcast.seat_broadcast(match_id, match, seats, st, seat)
+
+
+def match_back(match_id: int, seat: int) -> Outcome:
+    """K-N7: the player of an away seat says *Geri döndüm*: they play their seat again
+    from now on (the same as acting again, without a move).  Nothing in the hand
+    changes, so the version stays; everyone gets the new seat labels."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running:
+            raise ServiceError("match_not_running")
+        s = match.seats.filter(seat=seat).first()
+        if s is None or s.left or s.user_id is None:
+            raise ServiceError("not_seated")
+        if not s.away:
+            raise ServiceError("not_away")
+        s.away = False
+        s.away_since = None
+        s.save(update_fields=["away", "away_since"])
+        transaction.on_commit(lambda: _presence(match_id))
+    return Outcome(match, [])
 
 
 def match_expire_turn(match_id: int, expected_version: int | None = None,
@@ -356,8 +477,8 @@ def match_expire_turn(match_id: int, expected_version: int | None = None,
         if now < match.deadline:
             return False
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
-        _apply_timeout(match, ms, seats, now)
+        spec = _spec(match)
+        _apply_timeout(match, spec, spec.from_dict(match.state), seats, now)
         return True
 
 
@@ -374,14 +495,16 @@ def match_next_hand(match_id: int, expected_version: int | None = None,
         if not force and match.deadline is not None and now < match.deadline:
             return False
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
-        turn_before = _turn_key(ms)
-        start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
+        turn_before = _turn_key(spec, st)
+        spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
         match.status = Match.Status.PLAYING
         match.deadline = None
         _save(
             match,
-            ms,
+            spec,
+            st,
             seats,
             now,
             turn_before,
@@ -403,67 +526,191 @@ def match_play_bot(match_id: int, expected_version: int | None = None,
         if expected_version is not None and expected_version != match.version:
             return False
         seats = _seats(match)
-        ms = MatchState.from_dict(match.state)
-        hand = ms.hand
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
         botset = _bot_seats(seats)
-        choice = None
-        if match.kind == Match.Kind.TRIAL:
-            choice = trial.bot_choice(hand, botset)  # K-X1: scripted moves, or wait
-        if choice is None and hand.claimable:
-            for k in (1, 2, 3):
-                s = (hand.turn + k) % 4
-                if s in botset and can_claim(hand, s):
-                    level = seats[s].bot_level or "normal"
-                    if bots.wants_claim(_bot_view(hand, s), level, rng):
-                        choice = (s, {"type": "claim"})
-                        break
-        if choice is None and hand.turn in botset:
-            s = hand.turn
-            level = seats[s].bot_level or "normal"
-            action = bots.choose(_bot_view(hand, s), level, rng)
-            if action is not None:
-                choice = (s, action)
-        if choice is None or choice == trial.WAIT:
+        if _bot_move(match, spec, st, seats, botset, now, rng) is None:
             match.bot_due = None
             match.save(update_fields=["bot_due"])
             return False
-        seat, action = choice
-        turn_before = _turn_key(ms)
-        try:
-            apply(hand, seat, action)
-        except EngineError:
-            # never let a bot stall a table: the rules complete its turn instead
-            if seat != hand.turn:
-                return False
-            action = {"type": "timeout"}
-            apply(hand, seat, action)
-        _finish_hand_if_over(match, ms, now)
-        _save(
-            match,
-            ms,
-            seats,
-            now,
-            turn_before,
-            (seat, action["type"], action, MatchAction.Actor.BOT),
-        )
         return True
 
 
-def _bot_view(hand, seat: int) -> dict:
+def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
+              rng: random.Random, turn_only: bool = False) -> list | None:  # fmt: skip
+    """Choose and apply one bot decision (inside the caller's locked transaction): an
+    out-of-turn bot action first (KÜT's claims, K-C5: in seat order after the turn; not
+    with ``turn_only``), else the move of a bot-controlled seat whose turn it is.  Returns
+    the events, or None when no bot has anything to do (nothing is saved then)."""
+    acting = spec.to_act(st)
+    choice = None
+    if match.kind == Match.Kind.TRIAL:
+        choice = trial.bot_choice(st.hand, botset)  # K-X1: scripted moves, or wait
+        if turn_only and choice is not None and choice != trial.WAIT and choice[0] not in acting:
+            choice = None
+    if choice is None:
+        others = [] if turn_only else [s for s in spec.may_act(st) if s not in acting]
+        for s in others + list(acting):
+            if s not in botset:
+                continue
+            level = seats[s].bot_level or "normal"
+            action = spec.bot_choose(_bot_view(spec, st, s), level, rng)
+            if action is not None:
+                choice = (s, action)
+                break
+    if choice is None or choice == trial.WAIT:
+        return None
+    seat, action = choice
+    turn_before = _turn_key(spec, st)
+    try:
+        events = spec.apply(st, seat, action, _ts(now))
+    except EngineError:
+        # never let a bot stall a table: the rules complete its turn instead
+        if seat not in acting:
+            seat = next((s for s in acting if s in botset), None)
+            if seat is None:
+                return None
+        action = {"type": "timeout"}
+        events = spec.on_timeout(st, seat, _ts(now))
+    _finish_hand_if_over(match, spec, st, now)
+    _save(match, spec, st, seats, now, turn_before,
+          (seat, action["type"], action, MatchAction.Actor.BOT))  # fmt: skip
+    return events
+
+
+def _bot_view(spec, st, seat: int) -> dict:
     """P-1: a bot gets a detached JSON copy of its seat's view, nothing else."""
-    import json
-
-    return json.loads(json.dumps(view_for(hand, seat)))
+    return orjson.loads(orjson.dumps(spec.view_for(st, seat)))
 
 
-def match_seat_connected(match_id: int, seat: int, connected: bool) -> None:
+def match_seat_connected(match_id: int, seat: int, connected: bool,
+                         now: datetime | None = None) -> None:  # fmt: skip
     """A seat's socket came or went: one UPDATE, then everyone gets the new labels.  (A
     move committed just before may still show the old flag until the next frame: its
     broadcast labels the seats it read under its lock.  Not worth taking the match's
-    row lock on every connect and disconnect.)"""
-    updated = MatchSeat.objects.filter(match_id=match_id, seat=seat).update(connected=connected)
+    row lock on every connect and disconnect.)  P-13: the moment of the drop is kept;
+    a player who comes back gets the seat back from the bot that stood in for the drop."""
+    seats = MatchSeat.objects.filter(match_id=match_id, seat=seat)
+    if connected:
+        updated = seats.update(connected=True, disconnected_at=None)
+        seats.filter(dropped=True).update(dropped=False, away=False, away_since=None)
+    else:
+        updated = seats.update(connected=False, disconnected_at=_now(now))
     if updated:
         transaction.on_commit(lambda: _presence(match_id))
+
+
+def match_seat_dropped(match_id: int, seat_no: int, now: datetime | None = None) -> bool:
+    """P-13: the seat's player has had no socket for ``KUT_DROP_GRACE_SECONDS``: a bot
+    plays their turns from now on; the seat stays theirs (for ``KUT_AWAY_LEAVE_SECONDS``
+    in all, ``match_drop_leave``).  Checked again under the row lock; idempotent."""
+    now = _now(now)
+    grace = timedelta(seconds=settings.KUT_DROP_GRACE_SECONDS)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running:
+            return False
+        seats = _seats(match)
+        s = seats[seat_no]
+        if (s.connected or s.left or s.away or s.bot_level or s.user_id is None
+                or s.disconnected_at is None or now - s.disconnected_at < grace):  # fmt: skip
+            return False
+        s.away, s.dropped, s.away_since = True, True, s.disconnected_at
+        s.save(update_fields=["away", "dropped", "away_since"])
+        if match.status == Match.Status.PLAYING:
+            spec = _spec(match)
+            st = spec.from_dict(match.state)
+            _schedule(match, spec, st, seats, now, False)
+            match.save(update_fields=["bot_due"])
+        mid = match.pk
+        transaction.on_commit(lambda: _after_commit(mid))
+    return True
+
+
+def match_drop_leave(match_id: int, seat_no: int, now: datetime | None = None) -> bool:
+    """P-13, P-5: a dropped player who has not come back for ``KUT_AWAY_LEAVE_SECONDS``
+    has left the match (the seat is then free for a replacement, P-12)."""
+    now = _now(now)
+    limit = timedelta(seconds=settings.KUT_AWAY_LEAVE_SECONDS)
+    s = MatchSeat.objects.filter(match_id=match_id, seat=seat_no).select_related("user").first()
+    if (s is None or s.connected or s.left or s.user_id is None or s.disconnected_at is None
+            or now - s.disconnected_at < limit):  # fmt: skip
+        return False
+    try:
+        match_leave(match_id, s.user, now, reason="dropped")
+    except ServiceError:
+        return False
+    return True
+
+
+# --- P-12: replacing a player who left ----------------------------------------------------
+
+
+def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None) -> MatchSeat:
+    """P-12: ``user`` asks to take a seat that was left (a bot plays it meanwhile); the
+    host answers with *Devam* (``match_seat_accept``) or declines."""
+    now = _now(now)
+    try:
+        seat_no = int(seat_no)
+    except (TypeError, ValueError):
+        raise ServiceError("bad_seat") from None
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not match.running or match.kind != Match.Kind.NORMAL:
+            raise ServiceError("match_not_running")
+        seats = _seats(match)
+        if not 0 <= seat_no < len(seats):
+            raise ServiceError("bad_seat")
+        if any(s.user_id == user.pk or s.left_user_id == user.pk for s in seats):
+            raise ServiceError("already_in_match")  # a leaver does not come back (P-5)
+        s = seats[seat_no]
+        if not s.left or s.user_id is None:
+            raise ServiceError("seat_not_vacant")
+        if s.request_user_id is not None and s.request_user_id != user.pk:
+            raise ServiceError("seat_requested")
+        s.request_user, s.request_at = user, now
+        s.save(update_fields=["request_user", "request_at"])
+        transaction.on_commit(lambda: _presence(match_id))
+        return s
+
+
+def match_seat_answer(match_id: int, host, seat_no, accept: bool,
+                      now: datetime | None = None) -> MatchSeat:  # fmt: skip
+    """P-12: the host answers a request: *Devam* seats the replacement (who loses no
+    ranking points if the match is lost and gains them if it is won), or declines."""
+    now = _now(now)
+    try:
+        seat_no = int(seat_no)
+    except (TypeError, ValueError):
+        raise ServiceError("bad_seat") from None
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.host_id is None or host is None or match.host_id != host.pk:
+            raise ServiceError("not_host")
+        if not match.running:
+            raise ServiceError("match_not_running")
+        seats = _seats(match)
+        if not 0 <= seat_no < len(seats) or seats[seat_no].request_user_id is None:
+            raise ServiceError("no_request")
+        s = seats[seat_no]
+        newcomer = s.request_user
+        s.request_user, s.request_at = None, None
+        if not accept:
+            s.save(update_fields=["request_user", "request_at"])
+            transaction.on_commit(lambda: _presence(match_id))
+            return s
+        s.left_user, s.left_user_at = s.user, s.left_at
+        s.user, s.replacement = newcomer, True
+        s.left, s.left_at, s.away, s.away_since, s.dropped = False, None, False, None, False
+        s.connected, s.disconnected_at = False, None
+        s.save()
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
+        _save(
+            match, spec, st, seats, now, _turn_key(spec, st),
+            (s.seat, "replace", {"type": "replace", "user": newcomer.pk}, MatchAction.Actor.SYSTEM),
+        )  # fmt: skip
+        return s
 
 
 def _presence(match_id: int) -> None:
@@ -472,7 +719,8 @@ def _presence(match_id: int) -> None:
     broadcast.match_broadcast(match_id)
 
 
-def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
+def match_leave(match_id: int, user, now: datetime | None = None,
+                reason: str = "exit") -> MatchSeat:  # fmt: skip
     """K-X3: the player leaves; a bot takes the seat for the rest of the match.  When no
     human is left, the match is closed as abandoned."""
     now = _now(now)
@@ -483,8 +731,9 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             raise ServiceError("not_seated")
         seat.left = True
         seat.left_at = now
-        ms = MatchState.from_dict(match.state)
-        seat.left_in_hand = ms.hand_no
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
+        seat.left_in_hand = hand_no_of(spec, st)
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         left_seat = seat.seat
         transaction.on_commit(lambda: _close_seat(match_id, left_seat))
@@ -498,15 +747,12 @@ def match_leave(match_id: int, user, now: datetime | None = None) -> MatchSeat:
             match.finished_at = now
             match.deadline = None
             transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
-        turn_before = _turn_key(ms)
+        turn_before = _turn_key(spec, st)
         _save(
-            match,
-            ms,
-            seats,
-            now,
-            turn_before,
-            (seat.seat, "leave", {"type": "leave"}, MatchAction.Actor.SYSTEM),
-        )
+            match, spec, st, seats, now, turn_before,
+            (seat.seat, "leave", {"type": "leave", "user": user.pk, "reason": reason},
+             MatchAction.Actor.SYSTEM),  # fmt: skip
+        )  # fmt: skip
         return seat
 
 
@@ -576,17 +822,19 @@ def match_close_abandoned(match_id: int, expected_version: int | None = None,
         reason = abandon_reason(match, seats, now)
         if reason is None:
             return None
-        ms = MatchState.from_dict(match.state)
+        spec = _spec(match)
+        st = spec.from_dict(match.state)
         match.status = Match.Status.ABANDONED
         match.finished_at = now
         match.deadline = None
         transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
         _save(
             match,
-            ms,
+            spec,
+            st,
             seats,
             now,
-            _turn_key(ms),
+            _turn_key(spec, st),
             (None, "abandon", {"type": "abandon", "reason": reason}, MatchAction.Actor.SYSTEM),
         )
         return reason
@@ -604,26 +852,44 @@ def seat_of(match: Match, user) -> int | None:
     return None
 
 
+def played_in(match: Match, user) -> bool:
+    """Whether ``user`` had a seat in ``match``, even one they left (issue 15: a finished
+    match's page always works for its players)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return any(s.user_id == user.pk for s in match.seats.all())
+
+
+def may_view(match: Match, user) -> bool:
+    """Who may see a match without a seat in it: anyone where watching is allowed; a
+    player who left (K-X3) once the match is over, to see its final result."""
+    return match.watchers_allowed or (not match.running and played_in(match, user))
+
+
 def match_replay_iter(match: Match):
     """Rebuild the state from the seed and the action log, one log entry at a time:
     yields ``(action row, state after it)`` — the same state object, changed in place
     (replays, history; copy what you keep)."""
-    ms = None
+    spec = _spec(match)
+    st = None
     for act in match.actions.order_by("version", "layout_version", "seat").iterator():
+        now = _ts(act.created_at)
         if act.kind == "start":
-            ms = match_initial_state(match)
+            st = match_initial_state(match)
         elif act.kind == "next_hand":
-            start_next_hand(ms, _rng_for_hand(match.seed, ms.hand_no + 1))
-        elif act.kind not in ("leave", "abandon"):
-            apply(ms.hand, act.seat, act.payload)
-            if ms.hand.over and len(ms.results) < ms.hand_no:
-                _record(match, ms)
-        yield act, ms
+            spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
+        elif act.kind == "timeout":
+            spec.on_timeout(st, act.seat, now)
+        elif act.kind not in ("leave", "abandon", "replace"):
+            spec.apply(st, act.seat, act.payload, now)
+        if match.kind == Match.Kind.TRIAL and spec.hand_over(st):
+            trial.finish(st)
+        yield act, st
 
 
-def match_replay(match: Match) -> MatchState:
+def match_replay(match: Match):
     """Rebuild the state from the seed and the action log (determinism check, replays)."""
     last = None
-    for _act, ms in match_replay_iter(match):
-        last = ms
+    for _act, st in match_replay_iter(match):
+        last = st
     return last

@@ -53,8 +53,10 @@ def _each(rows, step, now: datetime, what: str) -> int:
 
 def sweep(now: datetime) -> int:
     """Apply everything that is due at ``now``: overdue turns get their timeout (K-N6,
-    K-N7), finished hands their next deal (K-M4), bots whose move task is overdue by
-    ``BOT_GRACE`` one move.  Returns how many changes were made."""
+    K-N7) — a bot-controlled seat's overdue turn gets the bot's move instead, bots never
+    time out (``services._apply_timeout``) —, finished hands their next deal (K-M4), bots
+    whose move task is overdue by ``BOT_GRACE`` one move.  Returns how many changes were
+    made."""
     from game.services import match_expire_turn, match_next_hand, match_play_bot
 
     playing = Match.objects.filter(status=Match.Status.PLAYING)
@@ -63,10 +65,33 @@ def sweep(now: datetime) -> int:
     between = Match.objects.filter(status=Match.Status.BETWEEN, deadline__lte=now)
     rows = between.order_by("deadline").values_list("pk", "version")[:BATCH]
     done += _each(rows, match_next_hand, now, "next hand")
+    done += drops(now)
     # evaluated now, after the timeouts above: the versions are the fresh ones
     due = playing.filter(bot_due__lte=now - BOT_GRACE).order_by("bot_due")
     done += _each(due.values_list("pk", "version")[:BATCH], match_play_bot, now, "bot move")
     return done
+
+
+def drops(now: datetime) -> int:
+    """P-13: a bot takes the turns of players whose socket has been gone for
+    ``KUT_DROP_GRACE_SECONDS``; one who has not come back within
+    ``KUT_AWAY_LEAVE_SECONDS`` has left the match (P-5)."""
+    from django.conf import settings
+
+    from game.services import match_drop_leave, match_seat_dropped
+
+    gone = MatchSeat.objects.filter(
+        match__status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
+        connected=False, disconnected_at__isnull=False, left=False, user__isnull=False,
+    )  # fmt: skip
+    grace = now - timedelta(seconds=settings.KUT_DROP_GRACE_SECONDS)
+    limit = now - timedelta(seconds=settings.KUT_AWAY_LEAVE_SECONDS)
+    # rows of (match id, seat) for _each's (pk, version) pairs
+    left = gone.filter(disconnected_at__lte=limit).values_list("match_id", "seat")[:BATCH]
+    done = _each(list(left), match_drop_leave, now, "drop leave")
+    dropped = gone.filter(disconnected_at__lte=grace, away=False, bot_level="")
+    return done + _each(list(dropped.values_list("match_id", "seat")[:BATCH]),
+                        match_seat_dropped, now, "drop")  # fmt: skip
 
 
 @shared_task(ignore_result=True)

@@ -113,6 +113,11 @@ def initial_state(seed: str) -> MatchState:
 # --- progress -------------------------------------------------------------------------------
 
 
+def finish(ms: MatchState) -> None:
+    """K-X1: the trial match ends with its one hand."""
+    ms.over = True
+
+
 def _kut(hand):
     for g in hand.table:
         if g.owner == HUMAN and g.kind == "kut":

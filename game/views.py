@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from game import services
+from game.engine import registry
 from game.engine.tasks import KUT, PAIR, RUN, TASK_LISTS, is_finish, is_pairs
 from game.messages import MESSAGES
 from game.models import Match
@@ -130,6 +131,16 @@ def table_strings() -> dict:
         "reconnecting": _("Connection lost; reconnecting…"),
         "cannot_join": _("You cannot join this table."),
         "kicked": _("This table was opened somewhere else."),
+        "timed_out_drew": _(
+            "Your time ran out: a tile was drawn from the centre for you and {tile} was discarded."
+        ),
+        "timed_out": _("Your time ran out: {tile} was discarded for you."),
+        "away_note": _("Your time ran out twice in a row, so a bot is playing your seat."),
+        "back": _("I'm back"),
+        "replaced_note": _("This table is open in another tab."),
+        "replaced_status": _("Open in another tab."),
+        "play_here": _("Play here"),
+        "dismiss": _("Close"),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
         "errors": {code: str(text) for code, text in MESSAGES.items()},
@@ -140,19 +151,20 @@ def table_strings() -> dict:
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     seat = services.seat_of(match, request.user)
-    if seat is None and not match.watchers_allowed:
+    if seat is None and not services.may_view(match, request.user):
         raise Http404
     strings = table_strings()
-    strings["task_texts"] = {
-        str(n): task_text(task) for n, task in enumerate(TASK_LISTS[match.tasks], start=1)
-    }
+    if match.tasks:  # KÜT's task list (K-M3)
+        strings["task_texts"] = {
+            str(n): task_text(task) for n, task in enumerate(TASK_LISTS[match.tasks], start=1)
+        }
     context = {
         "match": match,
         "seat": seat,
         "strings": strings,
         "is_host": match.host_id == request.user.pk,
     }
-    return render(request, "game/match.html", context)
+    return render(request, registry.get(match.game).table_template, context)
 
 
 # --- practice against bots ------------------------------------------------------------------
@@ -201,6 +213,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         rated=False,
         host=request.user,
         seed=seed,
+        leave_others=True,  # P-5
     )
     return redirect("game:match", match_id=match.pk)
 

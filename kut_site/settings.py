@@ -381,10 +381,15 @@ LOGGING = {
 
 KUT_TURN_SECONDS = env_int("KUT_TURN_SECONDS", 45)
 KUT_NEXT_HAND_SECONDS = env_int("KUT_NEXT_HAND_SECONDS", 10)
-KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.0)
-# Run bot moves inline right after each commit instead of as Celery tasks (tests).
+# A bot's base think time (issue 15: a human pace; game.services.bot_think_seconds).
+# 0 means "fast bots": every bot move at once (tests).
+KUT_BOT_DELAY_SECONDS = env_float("KUT_BOT_DELAY_SECONDS", 1.2)
+# K-C1/K-C5: a bot that drew from the centre while a human may claim waits this long.
+KUT_CLAIM_WINDOW_SECONDS = env_float("KUT_CLAIM_WINDOW_SECONDS", 2.5)
+# Run bot moves in the process that committed the change instead of as Celery tasks.
 # On by default in the embedded set-up: its in-memory channel layer is per process, so
-# only moves made inside the web process reach the browsers at once.
+# only moves made inside the web process reach the browsers at once.  With a think
+# time they run on a timer thread of that process (game.runner), else at once.
 KUT_BOTS_INLINE = env_bool("KUT_BOTS_INLINE", EMBEDDED)
 # Browser tests only: the practice form may fix the deal's seed. Never without DEBUG.
 KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
@@ -397,6 +402,9 @@ KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished"]
 KUT_INVITE_MAX_AGE_SECONDS = env_int("KUT_INVITE_MAX_AGE_SECONDS", 7 * 24 * 3600)
 # P-5: a seat played by a bot this long in a row (player away) counts as leaving.
 KUT_AWAY_LEAVE_SECONDS = env_int("KUT_AWAY_LEAVE_SECONDS", 180)
+# P-13: a dropped player's turns are played by a bot after this many seconds without a
+# socket (a reload or a short network change never hands the seat over)
+KUT_DROP_GRACE_SECONDS = env_int("KUT_DROP_GRACE_SECONDS", 15)
 # Habitual leavers: this many rated matches left within the window bar the player from
 # rated tables for KUT_LEAVER_BAN_SECONDS after the latest leave (0 turns it off).
 KUT_LEAVER_THRESHOLD = env_int("KUT_LEAVER_THRESHOLD", 3)

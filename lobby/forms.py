@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from lobby.models import BOT_LEVEL_CHOICES, TASK_CHOICES
+from lobby.models import LEVEL_CHOICES, TASK_CHOICES
 
 
 class TableForm(forms.Form):
@@ -33,5 +33,10 @@ class TableForm(forms.Form):
     bots_allowed = forms.BooleanField(
         label=_("Bots may fill empty seats"), required=False, initial=True
     )
-    bot_level = forms.ChoiceField(label=_("Bot level"), choices=BOT_LEVEL_CHOICES, initial="normal")
+    level = forms.ChoiceField(
+        label=_("Level"),
+        choices=LEVEL_CHOICES,
+        initial="orta",
+        help_text=_("Shown in the lobby; bots play at this level and rankings are kept per level."),
+    )
     watchers_allowed = forms.BooleanField(label=_("Watchers allowed"), required=False)

@@ -24,11 +24,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import orjson
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from game import services
+from game.engine import registry
 from game.engine.actions import LAYOUT_TYPES
+from game.engine.protocol import places_of
 from game.engine.tasks import TASK_LISTS
 from game.engine.tiles import face_name, face_of
 from game.models import HandResult, Match, MatchSeat
@@ -52,9 +55,13 @@ def seat_name(seat: MatchSeat) -> str:
     return _("Bot {n} ({level})").format(n=seat.seat + 1, level=level)  # as at the table
 
 
-def placings(totals: list[int]) -> list[int]:
-    """1 + the number of seats with a strictly lower total (lowest wins, K-M5)."""
-    return [1 + sum(1 for t in totals if t < mine) for mine in totals]
+def placings(totals: list[int], lower_is_better: bool = True) -> list[int]:
+    """1 + the number of seats with a strictly better total (KÜT: lowest wins, K-M5)."""
+    return places_of(totals, lower_is_better)
+
+
+def _lower_is_better(match: Match) -> bool:
+    return registry.get(match.game).lower_is_better
 
 
 def match_visible_to(match: Match, user) -> bool:
@@ -109,8 +116,8 @@ def _totals_by_match(match_ids) -> tuple[dict[int, list[int]], dict[int, int]]:
     for match_id, scores in HandResult.objects.filter(match_id__in=match_ids).values_list(
         "match_id", "scores"
     ):
-        t = totals.setdefault(match_id, [0, 0, 0, 0])
-        for s in range(4):
+        t = totals.setdefault(match_id, [0] * len(scores))
+        for s in range(len(scores)):
             t[s] += scores[s]
         hands[match_id] = hands.get(match_id, 0) + 1
     return totals, hands
@@ -129,8 +136,8 @@ def history_rows(matches, user) -> list[HistoryRow]:
     }  # fmt: skip
     rows = []
     for m in matches:
-        t = totals.get(m.pk, [0, 0, 0, 0])
-        place = placings(t)
+        t = totals.get(m.pk) or [0] * len(seats.get(m.pk, []))
+        place = placings(t, _lower_is_better(m))
         cells = [
             PlayerCell(
                 seat=s.seat,
@@ -148,8 +155,7 @@ def history_rows(matches, user) -> list[HistoryRow]:
         row.mine = next((c for c in cells if c.me), None)
         row.result = results.get(m.pk)
         if m.status == Match.Status.FINISHED and cells:
-            low = min(t)
-            row.winners = [c.name for c in cells if c.total == low]
+            row.winners = [c.name for c in cells if c.placing == 1]
         rows.append(row)
     return rows
 
@@ -176,7 +182,7 @@ def running_chart(names: list[str], hand_scores: list[list[int]]) -> dict | None
     if not hand_scores:
         return None
     series = []
-    for seat in range(4):
+    for seat in range(len(hand_scores[0])):
         run, values = 0, [0]
         for scores in hand_scores:
             run += scores[seat]
@@ -234,11 +240,11 @@ def match_record(match: Match) -> dict:
     seats = list(match.seats.select_related("user").order_by("seat"))
     names = [seat_name(s) for s in seats]
     results = list(HandResult.objects.filter(match=match).order_by("hand_no"))
-    running = [0, 0, 0, 0]
+    running = [0] * len(seats)
     hands = []
     for r in results:
         rows = []
-        for s in range(4):
+        for s in range(len(seats)):
             running[s] += r.scores[s]
             line = r.lines[s] if s < len(r.lines) else {}
             rows.append(
@@ -255,17 +261,16 @@ def match_record(match: Match) -> dict:
             {
                 "hand_no": r.hand_no,
                 "task_no": r.task_no,
-                "task": _task_text(match.tasks, r.task_no),
+                "task": _task_text(match.tasks, r.task_no) if match.tasks and r.task_no else "",
                 "finisher": names[r.finisher] if r.finisher is not None else None,
                 "rows": rows,
             }
         )
     totals = list(running)
-    place = placings(totals)
+    place = placings(totals, _lower_is_better(match))
     winners = []
     if match.status == Match.Status.FINISHED and results:
-        low = min(totals)
-        winners = [names[s] for s in range(4) if totals[s] == low]
+        winners = [names[s] for s in range(len(seats)) if place[s] == 1]
     points = {
         r.seat: r for r in RankingResult.objects.filter(match=match).select_related("user")
     }  # fmt: skip
@@ -290,7 +295,7 @@ def match_record(match: Match) -> dict:
         "totals": totals,
         "winners": winners,
         "chart": running_chart(names, [r.scores for r in results]),
-        "complete": len(results) == match.tasks,
+        "complete": match.status == Match.Status.FINISHED,
     }
 
 
@@ -307,7 +312,8 @@ def player_record(user, game: str = "kut") -> dict:
         )
     )
     totals, _hands = _totals_by_match([m for m, _s in placed])
-    places = [placings(totals[m])[seat] for m, seat in placed if m in totals]
+    low = registry.get(game).lower_is_better
+    places = [placings(totals[m], low)[seat] for m, seat in placed if m in totals]
     position = None
     if ranking is not None and ranking.matches > 0:
         ahead = (
@@ -420,14 +426,21 @@ def replay_hand(match: Match, hand_no: int) -> dict | None:
 
 
 def hand_final_state(match: Match, hand_no: int):
-    """Hand ``hand_no`` as it ended (or as the match left it), rebuilt from the log."""
+    """The match's state (through its game's protocol) when hand ``hand_no`` ended (or
+    as the match left it), rebuilt from the log; None if it was never dealt."""
+    spec = registry.get(match.game)
     last = None
-    for _act, ms in services.match_replay_iter(match):
-        if ms is None or ms.hand_no < hand_no:
+    for _act, st in services.match_replay_iter(match):
+        if st is None:
             continue
-        if ms.hand_no > hand_no:
+        now = services.hand_no_of(spec, st)
+        if now < hand_no:
+            continue
+        if now > hand_no:
             break
-        last = ms.hand
+        last = st
+        if spec.hand_over(st):  # the next entry deals the next hand into this object
+            last = spec.from_dict(orjson.loads(orjson.dumps(spec.to_dict(st))))
     return last
 
 

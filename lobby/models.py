@@ -15,6 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 BOT_LEVEL_CHOICES = [("easy", _("Easy")), ("normal", _("Normal")), ("hard", _("Hard"))]
 TASK_CHOICES = [(5, "5"), (8, "8"), (12, "12")]
+# P-7: the table's level; bot seats play at it (acemi: easy, orta: normal, usta: hard)
+LEVEL_CHOICES = [("acemi", _("Beginner")), ("orta", _("Intermediate")), ("usta", _("Expert"))]
+LEVEL_BOTS = {"acemi": "easy", "orta": "normal", "usta": "hard"}  # = game.portal.BOT_LEVEL_OF
 SEATS = 4
 
 
@@ -32,13 +35,15 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="hosted_tables",
     )
-    tasks = models.PositiveSmallIntegerField(_("tasks"), choices=TASK_CHOICES, default=8)
+    # the game's own options (GAME.clean_options); KÜT: {"tasks": 8}
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField(_("seats"), default=SEATS)
+    level = models.CharField(_("level"), max_length=8, choices=LEVEL_CHOICES, default="orta")
+    move_seconds = models.PositiveSmallIntegerField(_("move time"), null=True, blank=True)
+    partners = models.BooleanField(_("partners"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
     private = models.BooleanField(_("private"), default=False)
     bots_allowed = models.BooleanField(_("bots allowed"), default=True)
-    bot_level = models.CharField(
-        _("bot level"), max_length=10, choices=BOT_LEVEL_CHOICES, default="normal"
-    )
     watchers_allowed = models.BooleanField(_("watchers allowed"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -59,9 +64,6 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         indexes = [models.Index(fields=["status", "private", "game"], name="table_listing")]
-        constraints = [
-            models.CheckConstraint(condition=Q(tasks__in=[5, 8, 12]), name="table_tasks_5_8_12"),
-        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"
@@ -69,6 +71,16 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def tasks(self) -> int | None:
+        """KÜT's number of tasks (K-M2), one of its options."""
+        return (self.options or {}).get("tasks")
+
+    @property
+    def bot_level(self) -> str:
+        """P-7: bot seats play at the table's level."""
+        return LEVEL_BOTS[self.level]
 
 
 class TableSeat(models.Model):
@@ -148,6 +160,7 @@ class Ranking(models.Model):
         related_name="rankings",
     )
     game = models.CharField(_("game"), max_length=20, default="kut")
+    level = models.CharField(_("level"), max_length=8, choices=LEVEL_CHOICES, default="orta")
     points = models.IntegerField(_("points"), default=0)
     matches = models.PositiveIntegerField(_("matches"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)  # sole first
@@ -160,12 +173,15 @@ class Ranking(models.Model):
         verbose_name = _("ranking")
         verbose_name_plural = _("rankings")
         constraints = [
-            models.UniqueConstraint(fields=["user", "game"], name="ranking_unique_user_game"),
+            # P-7: rankings are kept per game and per level
+            models.UniqueConstraint(
+                fields=["user", "game", "level"], name="ranking_unique_user_game_level"
+            ),
         ]
-        indexes = [models.Index(fields=["game", "-points"], name="ranking_board")]
+        indexes = [models.Index(fields=["game", "level", "-points"], name="ranking_board_level")]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.game}: {self.points}"
+        return f"{self.user} {self.game}/{self.level}: {self.points}"
 
 
 class RankedMatch(models.Model):
@@ -193,12 +209,14 @@ class RankingResult(models.Model):
         SHARED_LAST = "shared_last", _("Shared last")
         LEFT_LOSS = "left_loss", _("Left: loss")
         LEFT_LEADING = "left_leading", _("Left while sole leader")
+        PARTNER_BONUS = "partner_bonus", _("Partner left while ahead")  # P-10
 
     match = models.ForeignKey("game.Match", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ranking_results"
     )
     game = models.CharField(max_length=20)
+    level = models.CharField(max_length=8, default="orta")
     seat = models.PositiveSmallIntegerField()
     outcome = models.CharField(max_length=20, choices=Outcome.choices)
     points = models.SmallIntegerField()

@@ -37,8 +37,8 @@ Abandoned matches (no human left): every human seat left, so every one gets its 
 outcome and nobody a P-4 placing.  Test matches are recorded nowhere (P-3).  Aborted
 matches (admin) are never ranked: the hook is not called for them, and it checks.
 
-Habitual leavers: a player who left ``KUT_LEAVER_THRESHOLD`` rated matches of a game
-within ``KUT_LEAVER_WINDOW_DAYS`` cannot join rated tables of that game until
+Habitual leavers (P-11): a player who left ``KUT_LEAVER_THRESHOLD`` rated matches of
+any game within ``KUT_LEAVER_WINDOW_DAYS`` cannot join rated tables of any game until
 ``KUT_LEAVER_BAN_SECONDS`` (never less than 2 hours) after the latest of those leaves.
 """
 
@@ -53,6 +53,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from game import portal
+from game.engine import registry
+from game.engine.protocol import places_of
 from game.models import HandResult, Match, MatchAction, MatchSeat
 from lobby.models import RankedMatch, Ranking, RankingResult
 
@@ -60,15 +63,7 @@ log = logging.getLogger(__name__)
 
 Outcome = RankingResult.Outcome
 
-POINTS = {
-    Outcome.FIRST: 1,
-    Outcome.SHARED_FIRST: 0,
-    Outcome.MIDDLE: 0,
-    Outcome.LAST: -1,
-    Outcome.SHARED_LAST: -1,
-    Outcome.LEFT_LOSS: -1,
-    Outcome.LEFT_LEADING: 0,
-}
+POINTS = portal.POINTS
 RANKED_STATUSES = (Match.Status.FINISHED, Match.Status.ABANDONED)
 MIN_LEAVER_BAN_SECONDS = 2 * 3600  # the portal rule: barred for at least 2 hours
 
@@ -76,32 +71,19 @@ MIN_LEAVER_BAN_SECONDS = 2 * 3600  # the portal rule: barred for at least 2 hour
 # --- pure rules -------------------------------------------------------------------------
 
 
-def placements(totals: list[int]) -> list[str]:
-    """P-4 outcome of each seat from the final totals (lowest total wins, K-M5)."""
-    low, high = min(totals), max(totals)
-    if low == high:
-        return [Outcome.SHARED_FIRST] * len(totals)
-    lows, highs = totals.count(low), totals.count(high)
-    out = []
-    for total in totals:
-        if total == low:
-            out.append(Outcome.FIRST if lows == 1 else Outcome.SHARED_FIRST)
-        elif total == high:
-            out.append(Outcome.LAST if highs == 1 else Outcome.SHARED_LAST)
-        else:
-            out.append(Outcome.MIDDLE)
-    return out
+def placements(totals: list[int], lower_is_better: bool = True) -> list[str]:
+    """P-4 outcome of each seat from the final totals (KÜT: lowest total wins, K-M5)."""
+    return portal.placings(places_of(totals, lower_is_better))
 
 
-def leave_outcome(seat: int, completed: list[list[int]]) -> str:
+def leave_outcome(seat: int, completed: list[list[int]], lower_is_better: bool = True) -> str:
     """P-5 outcome of a leaver from the scores of the hands completed when they left."""
-    if not completed:
-        return Outcome.LEFT_LOSS  # left during the first hand
-    totals = [sum(scores[s] for scores in completed) for s in range(len(completed[0]))]
-    mine = totals[seat]
-    if all(mine < total for s, total in enumerate(totals) if s != seat):
-        return Outcome.LEFT_LEADING  # sole leader: nothing written
-    return Outcome.LEFT_LOSS
+    totals = (
+        [sum(scores[s] for scores in completed) for s in range(len(completed[0]))]
+        if completed
+        else []
+    )
+    return portal.leave_outcome(seat, totals, lower_is_better)
 
 
 # --- reading a match ----------------------------------------------------------------------
@@ -114,10 +96,14 @@ class SeatOutcome:
     outcome: str
     left_at: datetime | None = None
     completed_hands: int = 0
+    replacement: bool = False  # P-12: took a left seat
 
     @property
     def points(self) -> int:
-        return POINTS[self.outcome]
+        points = POINTS[self.outcome]
+        if self.replacement and not self.left:
+            return max(points, 0)  # P-12: loses nothing if the match is lost
+        return points
 
     @property
     def left(self) -> bool:
@@ -128,54 +114,93 @@ def _away_limit() -> timedelta:
     return timedelta(seconds=getattr(settings, "KUT_AWAY_LEAVE_SECONDS", 180))
 
 
-def leave_moments(match: Match, seats: list[MatchSeat]) -> dict[int, datetime]:
-    """When each leaving human seat left (P-5), by seat number."""
-    exits: dict[int, datetime] = {}
-    for seat, at in (
+@dataclass
+class Participant:
+    """A human who played a seat of the match: its player, or (P-12) the player who left
+    it before a replacement took it, and the replacement."""
+
+    seat: int
+    user_id: int
+    replacement: bool
+    left_at: datetime | None
+
+
+def participants(match: Match, seats: list[MatchSeat]) -> list[Participant]:
+    """Every human of the match with the moment they left (P-5), if they did: the exit
+    button (the ``leave`` log entry), a drop or a bot standing in for more than
+    ``KUT_AWAY_LEAVE_SECONDS`` at the end (P-13)."""
+    by_user: dict[int, datetime] = {}
+    by_seat: dict[int, datetime] = {}
+    for seat, payload, at in (
         MatchAction.objects.filter(match=match, kind="leave")
         .order_by("version")
-        .values_list("seat", "created_at")
+        .values_list("seat", "payload", "created_at")
     ):
-        exits.setdefault(seat, at)
-    moments = {}
+        user_id = (payload or {}).get("user")
+        if user_id is not None:
+            by_user.setdefault(user_id, at)
+        by_seat.setdefault(seat, at)  # logs from before P-12 name no user
+    out = []
     for s in seats:
+        if s.left_user_id is not None:
+            at = by_user.get(s.left_user_id) or s.left_user_at
+            out.append(Participant(s.seat, s.left_user_id, False, at))
         if s.user_id is None or s.bot_level:
             continue
-        if s.left and s.seat in exits:
-            moments[s.seat] = exits[s.seat]
+        left_at = None
+        if s.left:  # only a leave logged while the match ran counts (not after its end)
+            left_at = by_user.get(s.user_id) or (
+                by_seat.get(s.seat) if s.left_user_id is None else None
+            )  # fmt: skip
         elif (
             s.away
             and s.away_since is not None
             and match.finished_at is not None
             and match.finished_at - s.away_since > _away_limit()
         ):
-            moments[s.seat] = s.away_since
-    return moments
+            left_at = s.away_since
+        out.append(Participant(s.seat, s.user_id, s.replacement, left_at))
+    return out
 
 
 def match_outcomes(match: Match) -> list[SeatOutcome]:
-    """Every human seat's outcome of a finished or abandoned match (nothing written)."""
+    """Every human's outcome of a finished or abandoned match (nothing written): P-4
+    placings on the game's final places (P-8: partners share their team's), P-5 (or,
+    with partners, P-10) for leavers, P-12's protection for replacements."""
+    spec = registry.get(match.game)
+    low = spec.lower_is_better
     seats = list(match.seats.order_by("seat"))
     results = list(HandResult.objects.filter(match=match).order_by("hand_no"))
-    moments = leave_moments(match, seats)
+    people = participants(match, seats)
     placed = None
     if match.status == Match.Status.FINISHED:
         totals = list((match.state or {}).get("totals") or [])
         if len(totals) != len(seats):  # the state is authoritative; the results agree
             totals = [sum(r.scores[s.seat] for r in results) for s in seats]
-        placed = placements(totals)
+        placed = portal.partner_placings(totals, low) if match.partners else placements(totals, low)
+    placed_for: dict[int, str] = dict(enumerate(placed)) if placed is not None else {}
+    left: dict[int, tuple] = {}  # by user
+    leaving_seats = {p.seat for p in people if p.left_at is not None}
+    for p in people:
+        if p.left_at is None:
+            continue
+        completed = [r.scores for r in results if r.created_at <= p.left_at]
+        totals = [sum(sc[s] for sc in completed) for s in range(len(seats))] if completed else []
+        if match.partners:
+            mine, partner = portal.partner_leave_outcomes(p.seat, totals, low)
+            if (p.seat + 2) % 4 not in leaving_seats:
+                placed_for[(p.seat + 2) % 4] = partner  # P-10: the partner's result
+        else:
+            mine = portal.leave_outcome(p.seat, totals, low)
+        left[p.user_id] = (mine, p.left_at, len(completed))
     out = []
-    for s in seats:
-        if s.user_id is None or s.bot_level:
-            continue  # bots are placed, never ranked
-        if s.seat in moments:
-            at = moments[s.seat]
-            completed = [r.scores for r in results if r.created_at <= at]
-            out.append(
-                SeatOutcome(s.seat, s.user_id, leave_outcome(s.seat, completed), at, len(completed))
-            )
-        elif placed is not None:
-            out.append(SeatOutcome(s.seat, s.user_id, placed[s.seat], None, len(results)))
+    for p in people:
+        if p.user_id in left:
+            outcome, at, completed = left[p.user_id]
+            out.append(SeatOutcome(p.seat, p.user_id, outcome, at, completed, p.replacement))
+        elif p.seat in placed_for:
+            out.append(SeatOutcome(p.seat, p.user_id, placed_for[p.seat], None, len(results),
+                                   p.replacement))  # fmt: skip
     return out
 
 
@@ -208,6 +233,7 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
                     match=match,
                     user_id=o.user_id,
                     game=match.game,
+                    level=match.level,
                     seat=o.seat,
                     outcome=o.outcome,
                     points=o.points,
@@ -219,12 +245,12 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
             ]  # fmt: skip
         )
         Ranking.objects.bulk_create(
-            [Ranking(user_id=o.user_id, game=match.game) for o in outcomes],
+            [Ranking(user_id=o.user_id, game=match.game, level=match.level) for o in outcomes],
             ignore_conflicts=True,
         )
         for o in outcomes:
             counted = o.outcome != Outcome.LEFT_LEADING  # "nothing written"
-            Ranking.objects.filter(user_id=o.user_id, game=match.game).update(
+            Ranking.objects.filter(user_id=o.user_id, game=match.game, level=match.level).update(
                 points=F("points") + o.points,
                 matches=F("matches") + int(counted),
                 wins=F("wins") + int(o.outcome == Outcome.FIRST),
@@ -239,8 +265,11 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
 # --- habitual leavers ---------------------------------------------------------------------
 
 
-def leaver_barred_until(user, game: str = "kut", now: datetime | None = None) -> datetime | None:
-    """When a habitual leaver may join rated tables of ``game`` again (None: not barred).
+def leaver_barred_until(user, game: str | None = None,
+                        now: datetime | None = None) -> datetime | None:  # fmt: skip
+    """When a habitual leaver may join rated tables again (None: not barred).  P-11:
+    leaves of every game count, and the bar holds at the rated tables of every game
+    (``game`` is accepted for the callers' sake and does not narrow it).
 
     Leaves counted: ranked leaves (P-5) plus exits from rated matches still being played
     (they are ranked only when the match ends), one per match, within the window."""
@@ -250,16 +279,15 @@ def leaver_barred_until(user, game: str = "kut", now: datetime | None = None) ->
         return None
     since = now - timedelta(days=settings.KUT_LEAVER_WINDOW_DAYS)
     moments: dict[int, datetime] = dict(
-        RankingResult.objects.filter(
-            user=user, game=game, left=True, left_at__gte=since
-        ).values_list("match_id", "left_at")
+        RankingResult.objects.filter(user=user, left=True, left_at__gte=since).values_list(
+            "match_id", "left_at"
+        )
     )
     running = MatchSeat.objects.filter(
         user=user,
         left=True,
         left_at__gte=since,
         match__rated=True,
-        match__game=game,
         match__status__in=(Match.Status.PLAYING, Match.Status.BETWEEN),
     ).values_list("match_id", "left_at")
     for match_id, at in running:

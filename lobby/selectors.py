@@ -56,7 +56,8 @@ def table_may_view(table: Table, user) -> bool:
 def ranking_for(user, game: str = "kut") -> Ranking | None:
     if user is None or not getattr(user, "pk", None):
         return None
-    return Ranking.objects.filter(user=user, game=game).first()
+    # P-7: one ranking per level; the one the player has played most
+    return Ranking.objects.filter(user=user, game=game).order_by("-matches", "level").first()
 
 
 def rankings_board(game: str = "kut"):

@@ -19,13 +19,16 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.urls import reverse
 from django.utils import formats, timezone
 
 from accounts.bans import moderation_log_record, user_is_banned
 from accounts.models import ModerationLog, User
+from game import portal
 from game import services as game_services
+from game.engine import registry
+from game.engine.protocol import InputError
 from game.models import Match
 from lobby.messages import message_for
 from lobby.models import SEATS, Table, TableInvite, TableSeat
@@ -35,6 +38,7 @@ log = logging.getLogger(__name__)
 
 BOT_LEVELS = tuple(game_services.BOT_LEVELS)
 TASKS = (5, 8, 12)
+LEVEL_OF_BOT = {bot: level for level, bot in portal.BOT_LEVEL_OF.items()}
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
@@ -81,12 +85,12 @@ def _require_host(table: Table, user) -> None:
         raise LobbyError("not_host")
 
 
-def _seat_index(seat) -> int:
+def _seat_index(seat, count: int = SEATS) -> int:
     try:
         index = int(seat)
     except (TypeError, ValueError):
         raise LobbyError("bad_seat") from None
-    if not 0 <= index < SEATS:
+    if not 0 <= index < count:
         raise LobbyError("bad_seat")
     return index
 
@@ -128,23 +132,50 @@ def _deactivate(table: Table) -> None:
 # --- tables ------------------------------------------------------------------------------
 
 
-def table_create(*, host, tasks: int = 8, rated: bool = True, private: bool = False,
-                 bots_allowed: bool = True, bot_level: str = "normal",
-                 watchers_allowed: bool = False, game: str = "kut",
+def table_create(*, host, game: str = "kut", options: dict | None = None,
+                 tasks: int | None = None, level: str | None = None, bot_level: str | None = None,
+                 move_seconds: int | None = None, partners: bool = False,
+                 seat_count: int | None = None, rated: bool = True, private: bool = False,
+                 bots_allowed: bool = True, watchers_allowed: bool = False,
                  now: datetime | None = None) -> Table:  # fmt: skip
-    """Open a table with ``host`` in seat 0 and an invite link."""
+    """Open a table of ``game`` with ``host`` in seat 0 and an invite link.  ``options``
+    are the game's own (``tasks`` is KÜT's, kept as a shorthand); ``level`` is P-7's
+    (``bot_level`` the older way to say it); ``move_seconds`` P-6's (rated tables)."""
     now = _now(now)
-    if tasks not in TASKS:
-        raise LobbyError("bad_tasks")
-    if bot_level not in BOT_LEVELS:
-        raise LobbyError("bad_bot_level")
+    try:
+        spec = registry.get(game)
+    except KeyError:
+        raise LobbyError("bad_game") from None
+    options = dict(options or {})
+    if tasks is not None:
+        options["tasks"] = tasks
+    try:
+        options = spec.clean_options(options)
+    except InputError:
+        raise LobbyError("bad_tasks" if "tasks" in options else "bad_options") from None
+    if level is None:
+        if bot_level is not None and bot_level not in BOT_LEVELS:
+            raise LobbyError("bad_bot_level")
+        level = LEVEL_OF_BOT.get(bot_level or "normal")
+    if level not in portal.LEVELS:
+        raise LobbyError("bad_level")
+    seat_count = seat_count or max(spec.seat_counts)
+    if seat_count not in spec.seat_counts:
+        raise LobbyError("bad_seat_count")
+    if partners and not (spec.partners and seat_count == 4):
+        raise LobbyError("no_partners")
+    try:
+        move_seconds = portal.move_seconds(spec, move_seconds) if rated else None
+    except portal.PortalError:
+        raise LobbyError("bad_move_seconds") from None
     _check_may_sit(host, rated=rated, game=game, now=now)
     with transaction.atomic():
         if _seated_elsewhere(host):
             raise LobbyError("seated_elsewhere")
         table = Table.objects.create(
-            game=game, host=host, tasks=tasks, rated=rated, private=private,
-            bots_allowed=bots_allowed, bot_level=bot_level, watchers_allowed=watchers_allowed,
+            game=game, host=host, options=options, level=level, move_seconds=move_seconds,
+            partners=partners, seat_count=seat_count, rated=rated, private=private,
+            bots_allowed=bots_allowed, watchers_allowed=watchers_allowed,
         )  # fmt: skip
         try:
             with transaction.atomic():
@@ -156,7 +187,7 @@ def table_create(*, host, tasks: int = 8, rated: bool = True, private: bool = Fa
                             user=host if i == 0 else None,
                             joined_at=now if i == 0 else None,
                         )
-                        for i in range(SEATS)
+                        for i in range(seat_count)
                     ]  # fmt: skip
                 )
         except IntegrityError:  # a concurrent join elsewhere won the race
@@ -187,7 +218,7 @@ def table_join(table_id, user, seat=None, *, via_invite: bool = False,
         if seat is None or seat == "":
             target = free[0]
         else:
-            target = seats[_seat_index(seat)]
+            target = seats[_seat_index(seat, len(seats))]
             if not target.empty:
                 raise LobbyError("seat_taken")
         if _seated_elsewhere(user, table):
@@ -257,7 +288,7 @@ def table_add_bot(table_id, user, seat=None, level: str | None = None) -> TableS
                 raise LobbyError("table_full")
             target = free[0]
         else:
-            target = seats[_seat_index(seat)]
+            target = seats[_seat_index(seat, len(seats))]
             if not target.empty:
                 raise LobbyError("seat_not_empty")
         target.bot_level = level
@@ -272,7 +303,8 @@ def table_remove_bot(table_id, user, seat) -> TableSeat:
         table = _locked(table_id)
         _require_host(table, user)
         _require_open(table)
-        target = _seats(table)[_seat_index(seat)]
+        seats = _seats(table)
+        target = seats[_seat_index(seat, len(seats))]
         if not target.bot_level:
             raise LobbyError("not_a_bot")
         target.bot_level = ""
@@ -310,13 +342,18 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
         if error is None:
             try:
                 match = game_services.match_create(
-                    tasks=table.tasks,
+                    game=table.game,
+                    options=table.options,
+                    level=table.level,
+                    move_seconds=table.move_seconds,
+                    partners=table.partners,
                     users=[s.user for s in seats],
                     bot_levels=[s.bot_level for s in seats],
                     rated=table.rated,
                     watchers_allowed=table.watchers_allowed,
                     host=table.host,
                     now=now,
+                    leave_others=True,  # P-5: starting a new match counts as leaving
                 )
             except game_services.ServiceError as exc:
                 log.warning("table %s could not start: %s", table.pk, exc)
@@ -385,7 +422,7 @@ def play_now(user, *, game: str = "kut", now: datetime | None = None) -> Table:
         .annotate(
             taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__bot_level=""))
         )
-        .filter(taken__lt=SEATS)
+        .filter(taken__lt=F("seat_count"))
         .order_by("-taken", "created_at", "pk")
     )
     if barred:

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game import rematch, trial
-from game.engine.replay import export_scenario
+from game.engine import registry
 from game.models import Match
 from game.services import ServiceError
 from lobby import history
@@ -194,15 +194,16 @@ def replay_hand(request: HttpRequest, match_id: int, hand_no: int) -> JsonRespon
 @login_required
 @require_GET
 def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
-    """Download one hand as a scenario file (kut-scenario.md) for
+    """Download one hand as its game's scenario file (e.g. kut-scenario.md) for
     ``python -m game.engine.replay``."""
     match = _visible_match(request, match_id)
-    hand = history.hand_final_state(match, _hand_no(match, hand_no))
-    if hand is None:
+    state = history.hand_final_state(match, _hand_no(match, hand_no))
+    if state is None:
         raise Http404
-    text = json.dumps(export_scenario(hand), ensure_ascii=False, indent=1)
+    scenario_data = registry.get(match.game).export_hand(state)
+    text = json.dumps(scenario_data, ensure_ascii=False, indent=1)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
-    name = f"kut-match-{match.pk}-hand-{hand_no}.json"
+    name = f"{match.game}-match-{match.pk}-hand-{hand_no}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

@@ -22,6 +22,9 @@ def pytest_configure(config):
     # Hashing with PBKDF2 at full strength costs ~0.3 s a password on these machines.
     # Tests run in-process with a fast hasher; the start-up test's server keeps the real one.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # "Fast bots" (issue 15): in the test process every bot move runs at once unless a
+    # test asks for the human pace (``settings.KUT_BOT_DELAY_SECONDS``).
+    settings.KUT_BOT_DELAY_SECONDS = 0
 
 
 def pytest_report_header(config):

@@ -8,12 +8,12 @@ malformed scenario exits 2 with a one-line message on standard error.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from .actions import ACTION_TYPES
 from .deal import DealError, hand_from_faces
 from .errors import EngineError
+from .protocol import InputError
 from .state import HandState
 from .tasks import TASK_LISTS
 from .tiles import NotationError, face_name, face_of, parse_face
@@ -25,7 +25,7 @@ SCENARIO_TYPES = (
 )  # fmt: skip
 
 
-class ScenarioError(ValueError):
+class ScenarioError(InputError):
     """A malformed scenario (exit 2)."""
 
 
@@ -166,32 +166,10 @@ def export_scenario(hand: HandState) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
-        print("usage: python -m game.engine.replay SCENARIO.json  (or - for stdin)",
-              file=sys.stderr)  # fmt: skip
-        return 2
-    try:
-        if argv[0] == "-":
-            text = sys.stdin.read()
-        else:
-            with open(argv[0], encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        print(f"cannot read {argv[0]}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        print(f"bad JSON: {exc}", file=sys.stderr)
-        return 2
-    try:
-        out = run_scenario(data)
-    except ScenarioError as exc:
-        print(f"malformed scenario: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(out, ensure_ascii=False))
-    return 0
+    """The command: dispatches on the scenario's ``"game"`` (default ``"kut"``)."""
+    from .cli import main as cli_main
+
+    return cli_main("replay", argv)
 
 
 assert set(SCENARIO_TYPES) <= set(ACTION_TYPES)

@@ -11,16 +11,16 @@ one-line message on standard error.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 
+from game.engine.protocol import InputError
 from game.engine.solver import MAX_TILES, solve
 from game.engine.tasks import TASK_LISTS, task_for
 from game.engine.tiles import FAKE, NotationError, face_name, okey_face, parse_face
 
 
-class QueryError(ValueError):
+class QueryError(InputError):
     pass
 
 
@@ -81,32 +81,16 @@ def answer(faces, okey, task) -> dict:
     }
 
 
+def run_query(data) -> dict:
+    """KÜT's answer to one query (the registry's ``solve`` for ``"game": "kut"``)."""
+    return answer(*parse_query(data))
+
+
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
-        print("usage: python -m game.engine.solve QUERY.json|-", file=sys.stderr)
-        return 2
-    try:
-        if argv[0] == "-":
-            text = sys.stdin.read()
-        else:
-            with open(argv[0], encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        print(f"cannot read {argv[0]}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(f"bad JSON: {exc}".replace("\n", " "), file=sys.stderr)
-        return 2
-    try:
-        faces, okey, task = parse_query(data)
-    except QueryError as exc:
-        print(str(exc).replace("\n", " "), file=sys.stderr)
-        return 2
-    print(json.dumps(answer(faces, okey, task), ensure_ascii=False))
-    return 0
+    """The command: dispatches on the query's ``"game"`` (default ``"kut"``)."""
+    from game.engine.cli import main as cli_main
+
+    return cli_main("solve", argv)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ def table_extras_config(match, csrf_token) -> dict:
         "offer": reverse("lobby:rematch_offer", args=[match.pk]),
         "answer": reverse("lobby:rematch_answer", args=[match.pk]),
         "start": reverse("lobby:rematch_start", args=[match.pk]),
+        "seat_answer": reverse("game:seat_answer", args=[match.pk]),  # P-12
+        "seat_take": reverse("game:seat_take", args=[match.pk]),
         "strings": {
             "step": _("Step {n} of {total}"),
             "done_label": _("Done"),
@@ -63,6 +65,14 @@ def table_extras_config(match, csrf_token) -> dict:
                 ),
                 "over": _("The trial hand is over. You are ready for a real table!"),
             },
+            "replace": {
+                "title": _("Free seats"),
+                "vacant": _("Seat {n} was left; a bot plays it. Share this link to find a player:"),
+                "request": _("{name} asks to take seat {n}."),
+                "accept": _("Devam"),
+                "decline": _("No"),
+                "failed": _("That did not work. Please try again."),
+            },
             "rematch": {
                 "choose": _("Play again with the same players? Choose the number of tasks."),
                 "tasks": _("{n} tasks"),
@@ -78,6 +88,7 @@ def table_extras_config(match, csrf_token) -> dict:
                 "declined": _("You declined the rematch; a bot takes your seat."),
                 "starting": _("The rematch is starting…"),
                 "started_without": _("The rematch has started without you."),
+                "started": _("The rematch of this match has started."),
                 "go": _("Go to the new table"),
                 "yes": _("plays"),
                 "no": _("declined"),

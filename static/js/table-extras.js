@@ -11,6 +11,9 @@ const trialCard = document.querySelector(".kx-trial");
 const rematchCard = document.querySelector(".kx-rematch");
 let navigating = false;
 let lastRematchKey = "";
+// Only a page that saw the invitation before the rematch started moves on to it; a
+// finished match's page opened later stays on its final result (with a link).
+let awaitingRematch = false;
 
 function fmt(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
@@ -119,16 +122,22 @@ function showRematch(frame) {
   const choose = () =>
     [5, 8, 12].map((n) => button(fmt(R.tasks, { n }), () => post(cfg.offer, { tasks: n }), offer && offer.tasks !== n));
 
+  if (!(offer && offer.match_id)) awaitingRematch = host || mine === "yes";
   if (offer && offer.match_id) {
     if (host || mine === "yes") {
-      rematchCard.dataset.state = "starting";
-      text.textContent = R.starting;
       const link = document.createElement("a");
       link.className = "button button-small";
       link.href = offer.url;
       link.textContent = R.go;
       buttons.append(link);
       rematchCard.hidden = false;
+      if (!awaitingRematch) {
+        rematchCard.dataset.state = "started";
+        text.textContent = R.started;
+        return;
+      }
+      rematchCard.dataset.state = "starting";
+      text.textContent = R.starting;
       setTimeout(() => go(offer.url), 600);
       return;
     }
@@ -170,9 +179,82 @@ function showRematch(frame) {
   rematchCard.hidden = false;
 }
 
+// --- P-12: the host seats a player in a seat that was left (*Devam*) -------------------------
+
+const replaceCard = document.querySelector(".kx-replace");
+let lastReplaceKey = "";
+
+async function answerSeat(seat, accept) {
+  const error = replaceCard.querySelector(".kx-error");
+  error.hidden = true;
+  try {
+    const response = await fetch(cfg.seat_answer, {
+      method: "POST",
+      headers: { Accept: "application/json", "X-CSRFToken": cfg.csrf },
+      body: new URLSearchParams({ seat: String(seat), accept: accept ? "1" : "0" }),
+      credentials: "same-origin",
+    });
+    const reply = await response.json().catch(() => ({}));
+    if (!response.ok || !reply.ok) throw new Error(reply.message || T.replace.failed);
+  } catch (exc) {
+    error.textContent = exc.message || T.replace.failed;
+    error.hidden = false;
+  }
+}
+
+function showReplace(frame) {
+  const match = frame.match;
+  const me = frame.me;
+  const mySeat = me !== null && me !== undefined ? match.seats[me] : null;
+  const host = mySeat && mySeat.user_id !== null && mySeat.user_id === match.host_id;
+  const running = match.status === "playing" || match.status === "between";
+  const vacant = match.seats.map((s, n) => ({ ...s, n })).filter((s) => s.left);
+  if (!host || !running || match.kind !== "normal" || !vacant.length) {
+    replaceCard.hidden = true;
+    lastReplaceKey = "";
+    return;
+  }
+  const key = JSON.stringify(vacant.map((s) => [s.n, s.request]));
+  if (key === lastReplaceKey) return;
+  lastReplaceKey = key;
+  const R = T.replace;
+  const list = replaceCard.querySelector(".kx-answers");
+  list.replaceChildren();
+  const link = new URL(cfg.seat_take, window.location.href).href;
+  for (const s of vacant) {
+    const li = document.createElement("li");
+    li.dataset.seat = String(s.n);
+    if (s.request) {
+      const text = document.createElement("p");
+      text.className = "kx-text";
+      text.textContent = fmt(R.request, { name: s.request, n: s.n + 1 });
+      const buttons = document.createElement("div");
+      buttons.className = "kx-buttons";
+      buttons.append(
+        button(R.accept, () => answerSeat(s.n, true)),
+        button(R.decline, () => answerSeat(s.n, false), true),
+      );
+      li.append(text, buttons);
+    } else {
+      const text = document.createElement("p");
+      text.className = "kx-text";
+      text.textContent = fmt(R.vacant, { n: s.n + 1 });
+      const field = document.createElement("input");
+      field.readOnly = true;
+      field.value = link;
+      field.setAttribute("aria-label", R.title);
+      field.addEventListener("focus", () => field.select());
+      li.append(text, field);
+    }
+    list.append(li);
+  }
+  replaceCard.hidden = false;
+}
+
 document.addEventListener("kut:frame", (event) => {
   const frame = event.detail;
   if (!frame || !frame.match) return;
   showTrial(frame.match);
   showRematch(frame);
+  showReplace(frame);
 });

@@ -153,6 +153,7 @@ function sendRaw(message) {
 function connect() {
   if (net.stopped) return;
   clearTimeout(net.retryTimer);
+  root.dataset.connects = String(Number(root.dataset.connects || 0) + 1);
   const ws = new WebSocket(wsUrl());
   net.ws = ws;
   ws.addEventListener("open", () => {
@@ -180,6 +181,14 @@ function connect() {
       setStatus(event.code === 4008 ? T.kicked : T.cannot_join);
       return;
     }
+    if (event.code === 4009) {
+      // The same seat was opened in another tab: final for this one (no reconnecting,
+      // which would knock the other tab off in turn); "Play here" takes the seat back.
+      net.stopped = true;
+      setStatus(T.replaced_status);
+      note("replaced", T.replaced_note, T.play_here, playHere);
+      return;
+    }
     setStatus(T.reconnecting);
     const delay = Math.min(15000, 500 * 2 ** net.attempts) * (0.75 + Math.random() * 0.5);
     net.attempts += 1;
@@ -189,6 +198,14 @@ function connect() {
 
 function reconnectNow() {
   if (!net.ws && !net.stopped) connect();
+}
+
+function playHere() {
+  note("replaced", null);
+  net.stopped = false;
+  net.attempts = 0;
+  setStatus(T.connecting);
+  connect();
 }
 
 window.addEventListener("online", reconnectNow);
@@ -234,6 +251,7 @@ function onState(msg) {
   const gap = S.version >= 0 && msg.version > S.version + 1;
   const handBefore = S.match ? S.match.hand_no : null;
   const layoutBefore = S.layout;
+  const previous = handBefore === (msg.match ? msg.match.hand_no : null) ? S.hand : null;
   S.version = msg.version;
   S.layout = layout;
   S.match = msg.match;
@@ -253,7 +271,9 @@ function onState(msg) {
     S.deferred = true; // redraw when the tile is dropped
   } else {
     render();
+    showMoves(previous, S.hand);
   }
+  showNotes();
   pump();
 }
 
@@ -277,12 +297,14 @@ function onError(msg) {
   }
   root.dataset.errors = String(Number(root.dataset.errors || 0) + 1);
   root.dataset.lastError = code;
+  if (code === "replaced") return; // the "another tab" panel says it (close code 4009)
   toast((T.errors && T.errors[code]) || msg.message || code, "error");
   pump();
 }
 
 function act(action, extra = {}) {
   if (S.me === null) return;
+  if (!LAYOUT.has(action.type)) note("timeout", null); // seen: the player plays on
   net.queue.push({ action, versioned: !LAYOUT.has(action.type), retryable: RETRYABLE.has(action.type), retried: false, ...extra });
   pump();
 }
@@ -576,6 +598,8 @@ function renderPiles() {
     } else {
       el.innerHTML = `<div class="kt-pile-box" role="img" aria-label="${esc(label)}">${face}${count}</div>${owner}`;
     }
+    // K-C1: the tile this seat may claim now, marked on its thrower's pile
+    el.classList.toggle("is-claimable", Boolean(can("claim") && h.thrown && h.thrown.seat === seat));
   }
 }
 
@@ -783,6 +807,7 @@ function tick() {
       timer.textContent = "";
     }
   }
+  claimCountdown(now);
   const countdown = $(".kt-countdown");
   if (m.status === "between" && m.deadline) {
     const left = Math.ceil((m.deadline - now) / 1000);
@@ -865,6 +890,169 @@ function updateAttention() {
     if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(150);
   }
   S.attention = wanted;
+}
+
+// --- other players' moves made visible, the claim window, notes -------------------------------
+//
+// Bots play at a human pace (game/services.py, bot_think_seconds): each move of another
+// seat is shown — the tile it takes travels to its card, its discard lands on its pile,
+// the groups it opens or lays off on are highlighted for a moment.  Nothing moves under
+// prefers-reduced-motion (the highlights stay, without animation).
+
+const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+const FLY_MS = 240;
+
+function seatCard(seat) {
+  return $(`.kt-seat[data-seat="${seat}"] .kt-card`);
+}
+
+function pileOf(seat) {
+  return $(`.kt-pile[data-pos="${PILE[rel(seat)]}"]`);
+}
+
+function flash(el, cls = "is-flash", ms = 1600) {
+  if (!el) return;
+  el.classList.remove(cls);
+  void el.offsetWidth; // restart the animation
+  el.classList.add(cls);
+  setTimeout(() => el.classList.remove(cls), ms);
+}
+
+function fly(from, to, html) {
+  if (!from || !to || reducedMotion.matches || document.hidden) return;
+  const a = from.getBoundingClientRect();
+  const b = to.getBoundingClientRect();
+  if (!a.width || !b.width) return;
+  const el = document.createElement("div");
+  el.className = "kt-fly";
+  el.setAttribute("aria-hidden", "true");
+  el.innerHTML = html;
+  el.style.left = `${a.left + a.width / 2}px`;
+  el.style.top = `${a.top + a.height / 2}px`;
+  document.body.append(el);
+  const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+  const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+  const run = el.animate(
+    [{ transform: "translate(-50%, -50%) scale(1)" }, { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%)) scale(0.8)` }],
+    { duration: FLY_MS, easing: "ease-out" },
+  );
+  run.onfinish = () => el.remove();
+  setTimeout(() => el.remove(), FLY_MS + 200);
+}
+
+function showMoves(prev, next) {
+  if (!prev || !next || S.me === null) return;
+  const moved = [];
+  for (let seat = 0; seat < 4; seat++) {
+    if (seat === S.me) continue;
+    const a = prev.seats[seat];
+    const b = next.seats[seat];
+    if (b.count > a.count) {
+      // took a tile: from a pile that shrank (the thrown tile, a claim), else the deck
+      const from = [0, 1, 2, 3].find((t) => next.seats[t].discards.length < prev.seats[t].discards.length);
+      if (from !== undefined) {
+        const tile = prev.seats[from].discards[prev.seats[from].discards.length - 1];
+        fly(pileOf(from), seatCard(seat), tile ? tileHTML(tile.face) : '<span class="kt-back"></span>');
+      } else {
+        fly($(".kt-deck"), seatCard(seat), '<span class="kt-back"></span>');
+      }
+      flash(seatCard(seat), "is-moved", 900);
+      moved.push(seat);
+    }
+    if (b.discards.length > a.discards.length) {
+      const tile = b.discards[b.discards.length - 1];
+      fly(seatCard(seat), pileOf(seat), tileHTML(tile.face));
+      flash(pileOf(seat), "is-landed", 1200);
+      moved.push(seat);
+    }
+  }
+  if (prev.turn !== S.me) {
+    next.table.forEach((g, i) => {
+      const old = prev.table[i];
+      if (!old || g.tiles.length > old.tiles.length) flash($(`.kt-group[data-g="${i}"]`));
+    });
+  }
+  if (moved.length) root.dataset.lastMoved = moved.join(",");
+}
+
+function claimCountdown(now) {
+  const m = S.match;
+  const h = S.hand;
+  const button = $(".kt-btn-claim");
+  if (!button) return;
+  let badge = $(".kt-claim-count", button);
+  const open = can("claim") && m.bot_due && h.turn !== S.me && botControlled(h.turn) && h.phase === "play";
+  const left = open ? Math.max(0, Math.ceil((m.bot_due - now) / 1000)) : 0;
+  root.dataset.claimWindow = open && left > 0 ? String(left) : "";
+  if (!open || left <= 0) {
+    if (badge) badge.remove();
+    $$(".kt-pile[data-countdown]").forEach((el) => delete el.dataset.countdown);
+    return;
+  }
+  if (!badge) {
+    badge = document.createElement("span");
+    badge.className = "kt-claim-count";
+    button.append(badge);
+  }
+  badge.textContent = fmt(T.seconds_left, { n: left });
+  const pile = h.thrown ? pileOf(h.thrown.seat) : null;
+  if (pile) pile.dataset.countdown = String(left);
+}
+
+// Notes that stay until they are dealt with (not toasts): a timeout (K-N7), an away
+// seat, this table opened in another tab.
+const notesShown = new Set();
+
+function note(kind, text, buttonLabel = null, onClick = null) {
+  let box = $(".kt-notes");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "kt-notes";
+    board.after(box);
+  }
+  let el = $(`.kt-note[data-kind="${kind}"]`, box);
+  if (!text) {
+    if (el) el.remove();
+    return;
+  }
+  if (!el) {
+    el = document.createElement("div");
+    el.className = "kt-note";
+    el.dataset.kind = kind;
+    el.setAttribute("role", "alert");
+    box.append(el);
+  }
+  el.innerHTML = `<p class="kt-note-text"></p>`;
+  $(".kt-note-text", el).textContent = text;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = buttonLabel ? "kt-btn kt-note-act" : "kt-note-close";
+  button.textContent = buttonLabel || T.dismiss;
+  button.addEventListener("click", () => {
+    if (onClick) onClick();
+    else el.remove();
+  });
+  el.append(button);
+}
+
+function showNotes() {
+  const m = S.match;
+  if (!m || S.me === null) return;
+  for (const t of (S.hand && S.hand.timeouts) || []) {
+    const key = `${t.hand_no}:${t.at}`;
+    if (t.seat !== S.me || notesShown.has(key)) continue;
+    notesShown.add(key);
+    const tile = t.tile ? tileName(t.tile) : "";
+    note("timeout", fmt(t.drew ? T.timed_out_drew : T.timed_out, { tile }));
+  }
+  const mine = m.seats[S.me];
+  if (mine && mine.away && !mine.left && running()) {
+    note("away", T.away_note, T.back, () => {
+      sendRaw({ type: "action", action: { type: "back" }, version: null });
+    });
+  } else {
+    note("away", null);
+  }
 }
 
 // --- toasts -------------------------------------------------------------------------------------

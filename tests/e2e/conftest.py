@@ -5,7 +5,7 @@ import os
 import pytest
 
 # The real stack (daphne + a Celery worker) for the table tests: tests/e2e/livesite.py.
-from tests.e2e.livesite import live_site  # noqa: F401
+from tests.e2e.livesite import live_site, paced_site  # noqa: F401
 
 CHROMIUM = "/usr/bin/chromium"
 

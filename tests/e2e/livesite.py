@@ -50,7 +50,8 @@ SITE_VARS = {
     "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "KUT_BOTS_INLINE", "KUT_BOT_DELAY_SECONDS", "KUT_TURN_SECONDS",
     "KUT_NEXT_HAND_SECONDS", "KUT_VAR_DIR", "KUT_TEST_SEEDS", "KUT_CELERY_QUEUE",
-    "KUT_CHANNEL_PREFIX", "KUT_CACHE_PREFIX", "KUT_SOCKETS_PER_USER", "KUT_TRUSTED_PROXIES",
+    "KUT_CHANNEL_PREFIX", "KUT_CLAIM_WINDOW_SECONDS", "KUT_CACHE_PREFIX", "KUT_SOCKETS_PER_USER",
+    "KUT_TRUSTED_PROXIES",
     "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
     "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
 }  # fmt: skip
@@ -158,7 +159,7 @@ def _signal_group(proc: subprocess.Popen, sig: int) -> None:
         pass
 
 
-def site_env(var_dir: Path) -> dict[str, str]:
+def site_env(var_dir: Path, overrides: dict[str, str] | None = None) -> dict[str, str]:
     from django.conf import settings
 
     env = {
@@ -179,6 +180,7 @@ def site_env(var_dir: Path) -> dict[str, str]:
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
+    env.update(overrides or {})
     redis_url = os.environ.get("REDIS_URL", "")
     if redis_url:
         env["REDIS_URL"] = redis_url
@@ -189,9 +191,9 @@ def site_env(var_dir: Path) -> dict[str, str]:
     return env
 
 
-def start_site(var_dir: Path) -> LiveSite:
+def start_site(var_dir: Path, overrides: dict[str, str] | None = None) -> LiveSite:
     port = free_port()
-    env = site_env(var_dir)
+    env = site_env(var_dir, overrides)
     (var_dir / "celery").mkdir(parents=True, exist_ok=True)
     site = LiveSite(f"http://127.0.0.1:{port}", var_dir)
     python = sys.executable
@@ -269,3 +271,23 @@ def live_site(request, django_db_setup, django_db_blocker, tmp_path_factory):
         site.stop()
         if request.session.testsfailed:
             print(f"\nlive site logs ({site.var_dir}):\n{site.log_tail()}")
+
+
+# Bots at the human pace of a real table (issue 15): a short base think time keeps the
+# test quick, the claim window (K-C1, K-C5) is the site's default 2.5 s.
+PACED = {"KUT_BOT_DELAY_SECONDS": "0.3", "KUT_CLAIM_WINDOW_SECONDS": "2.5"}
+
+
+@pytest.fixture(scope="session")
+def paced_site(request, django_db_setup, django_db_blocker, tmp_path_factory):
+    """A second live site on the same test database whose bots think (``PACED``): the
+    embedded set-up's paced bots run on the web process's timer threads."""
+    remove_stale_test_databases()
+    with django_db_blocker.unblock():
+        site = start_site(tmp_path_factory.mktemp("kut-paced"), PACED)
+    try:
+        yield site
+    finally:
+        site.stop()
+        if request.session.testsfailed:
+            print(f"\npaced site logs ({site.var_dir}):\n{site.log_tail()}")

@@ -89,7 +89,7 @@ def test_a_downloaded_hand_replays_to_the_same_scores(played, tmp_path):
             out = run_scenario(scenario)
             assert all(r["ok"] for r in out["results"]), out["results"]
             assert out["over"] and out["scores"] == results[hand_no]
-            assert hand_final_state(match, hand_no).scores == results[hand_no]
+            assert hand_final_state(match, hand_no).hand.scores == results[hand_no]
     # the command itself, as a player would run it on the downloaded file
     path = tmp_path / "hand.json"
     path.write_bytes(response.content)

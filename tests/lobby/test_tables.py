@@ -220,19 +220,20 @@ def test_create_join_start_through_the_pages(players):
         "rated": "0",
         "private": "0",
         "bots_allowed": "on",
-        "bot_level": "hard",
+        "level": "usta",  # P-7: bots play at the table's level
         "watchers_allowed": "on",
     }
     response = host.post(reverse("lobby:create"), form)
     table = Table.objects.get(host=ali)
     assert response.status_code == 302 and response.url == reverse("lobby:table", args=[table.pk])
-    assert (table.tasks, table.rated, table.private, table.bot_level, table.watchers_allowed) == (
+    assert (table.tasks, table.rated, table.private, table.level, table.watchers_allowed) == (
         5,
         False,
         False,
-        "hard",
+        "usta",
         True,
     )
+    assert table.bot_level == "hard"
     page = host.get(response.url).content.decode()
     assert "Davet bağlantısı" in page and "/lobby/invite/" in page
     assert f'data-lobby-socket="/ws/lobby/table/{table.pk}/"' in page
@@ -259,7 +260,7 @@ def test_create_join_start_through_the_pages(players):
 
 def test_bad_form_input_is_a_clear_error_not_a_500(players):
     client = client_for(players[0])
-    response = client.post(reverse("lobby:create"), {"tasks": "7", "bot_level": "x"})
+    response = client.post(reverse("lobby:create"), {"tasks": "7", "level": "x"})
     assert response.status_code == 400
     assert not Table.objects.exists()
     assert client.post(reverse("lobby:join", args=[999])).status_code == 302

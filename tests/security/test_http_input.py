@@ -287,11 +287,11 @@ def test_log_in_refuses_hostile_values_with_clear_errors(world):
 
 
 TABLE_CASES = [
-    {}, {"tasks": "7"}, {"tasks": "abc", "rated": "1", "private": "0", "bot_level": "normal"},
-    {"tasks": "99999999999999999999999", "rated": "1", "private": "0", "bot_level": "normal"},
-    {"tasks": "8", "rated": "maybe", "private": "0", "bot_level": "normal"},
-    {"tasks": "8", "rated": "1", "private": "\x00", "bot_level": "normal"},
-    {"tasks": "8", "rated": "1", "private": "0", "bot_level": "<script>alert(1)</script>"},
+    {}, {"tasks": "7"}, {"tasks": "abc", "rated": "1", "private": "0", "level": "orta"},
+    {"tasks": "99999999999999999999999", "rated": "1", "private": "0", "level": "orta"},
+    {"tasks": "8", "rated": "maybe", "private": "0", "level": "orta"},
+    {"tasks": "8", "rated": "1", "private": "\x00", "level": "orta"},
+    {"tasks": "8", "rated": "1", "private": "0", "level": "<script>alert(1)</script>"},
 ]  # fmt: skip
 
 

@@ -1,0 +1,151 @@
+"""The Game protocol: everything the platform asks of a game (house-style, "Many games,
+one platform"; portal.md).
+
+A game is one pure-Python package under ``game/engine/`` (no Django) that exports
+``GAME``, an object meeting :class:`Game`, and is named by one line in
+``game/engine/registry.py``.  The platform (services, frames, consumers, timers, bots,
+history, ranking, admin, lobby) only ever talks to this protocol.
+
+Conventions every game follows:
+
+* State is the game's own object; ``to_dict``/``from_dict`` round-trip it through JSON
+  exactly (replaying the seed and the action log reproduces it).
+* ``apply`` either returns a list of event dicts or raises an ``EngineError`` (from
+  ``game.engine.errors``: ``RuleError`` for a well-formed but illegal action,
+  ``ActionFormatError`` for a malformed one) with a stable snake_case ``code`` — and then
+  the state is exactly as before.
+* ``now`` is seconds since the epoch (float), passed in: the engine never reads a clock,
+  and never calls ``random``: chance comes from the injected ``rng`` (``random.Random``
+  API; a seeded one in tests, a secure one in production).
+* Views are JSON-ready dicts holding only what that seat (or a watcher, ``seat=None``)
+  may see (P-1): never another seat's tiles or cards, the deck order or the seed.
+* Bots choose from a view, never from the state (P-1).
+* ``apply`` and ``on_timeout`` leave the state complete: when an action ends a hand, its
+  result is in ``hand_results`` and ``match_result`` at once, and ``match_over`` is true
+  if it was the last hand; ``start_next_hand`` then only deals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+BOT_LEVELS = ("easy", "normal", "hard")  # P-7: Acemi / Orta / Usta tables
+
+
+class InputError(ValueError):
+    """Malformed input to a command or to ``clean_options``: the commands print its
+    message on one line and exit 2."""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One finished hand, for history and the end-of-hand table."""
+
+    hand_no: int
+    scores: list[int]  # per seat, this hand's points as the game counts them
+    detail: dict = field(default_factory=dict)  # game-specific lines (JSON-ready)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished (or, on leaving, a partial) match, for history and ranking."""
+
+    totals: list[int]  # per seat
+    places: list[int]  # 1 = first; equal totals share a place
+    hands: int  # hands completed
+    detail: dict = field(default_factory=dict)
+
+
+@runtime_checkable
+class Game(Protocol):
+    key: str  # "kut", "kdvli", "king", "kastet", "kelimeki"
+    name: str  # the game's own name (not translated): "KÜT", "KDVli Okey", ...
+    seat_counts: tuple[int, ...]  # (4,) for most; Kelimeki (2, 4)
+    partners: bool  # P-8: may be played 0+2 against 1+3
+    lower_is_better: bool  # KÜT and KDVli count points against you
+    default_move_seconds: int  # P-6 default
+    fixed_move_seconds: bool  # KÜT's fixed 45 s (K-N6): the host cannot change it
+    # action types that change only the acting seat's private arrangement (KÜT's rack
+    # layout): never another seat's business — no shared version, no clock, no broadcast
+    private_kinds: frozenset[str]
+
+    def clean_options(self, options: Mapping[str, Any]) -> dict:
+        """Validated per-game options (with defaults filled in); raises InputError."""
+        ...
+
+    def new_match(self, options: dict, seats: int, rng: random.Random) -> Any:
+        """A new match, its first hand dealt."""
+        ...
+
+    def to_dict(self, state: Any) -> dict: ...
+
+    def from_dict(self, data: dict) -> Any: ...
+
+    def apply(self, state: Any, seat: int, action: dict, now: float) -> list[dict]:
+        """Play ``action`` for ``seat``; events, or an EngineError and no change."""
+        ...
+
+    def log_form(self, action: dict) -> dict:
+        """An accepted action as the append-only log keeps it: only the keys the rules
+        read (no client junk), so that replaying the log gives the same state."""
+        ...
+
+    def view_for(self, state: Any, seat: int | None) -> dict:
+        """What one seat (or a watcher, ``None``) may see."""
+        ...
+
+    def to_act(self, state: Any) -> tuple[int, ...]:
+        """The seats whose move the clock is waiting for (empty between hands)."""
+        ...
+
+    def turn_key(self, state: Any) -> Any:
+        """A JSON-ready value that changes exactly when a new turn starts (the move
+        clock restarts then, P-6)."""
+        ...
+
+    def away_after_timeout(self, state: Any, seat: int) -> bool:
+        """After a timeout of ``seat``: is the seat now *away* (a bot plays it at once
+        until its player acts again)?"""
+        ...
+
+    def may_act(self, state: Any) -> tuple[int, ...]:
+        """The seats that may act now (``to_act`` plus, say, claimants): bots are asked."""
+        ...
+
+    def on_timeout(self, state: Any, seat: int, now: float) -> list[dict]:
+        """What the server does for ``seat`` when its move time runs out."""
+        ...
+
+    def bot_pace(self, state: Any) -> float:
+        """How long a bot thinks about its next move, relative to the site's base pace
+        (1.0; quicker for a plain draw, slower for a hard choice)."""
+        ...
+
+    def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
+        """A bot's action for the view's seat at ``level`` (BOT_LEVELS), or None."""
+        ...
+
+    def hand_over(self, state: Any) -> bool: ...
+
+    def start_next_hand(self, state: Any, rng: random.Random) -> list[dict]:
+        """Deal the next hand after a finished one (raises RuleError when over)."""
+        ...
+
+    def match_over(self, state: Any) -> bool: ...
+
+    def hand_results(self, state: Any) -> list[HandResult]: ...
+
+    def match_result(self, state: Any) -> MatchResult: ...
+
+    def export_hand(self, state: Any) -> dict:
+        """The current hand as this game's scenario file (replays, downloads)."""
+        ...
+
+
+def places_of(totals: list[int], lower_is_better: bool) -> list[int]:
+    """1-based places; equal totals share the better place (1, 1, 3, 4)."""
+    key = (lambda t: t) if lower_is_better else (lambda t: -t)
+    return [1 + sum(1 for o in totals if key(o) < key(t)) for t in totals]
