@@ -364,6 +364,8 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
         kind = action.get("type") if isinstance(action, dict) else None
+        if not isinstance(kind, str):
+            kind = None  # (a list is no type; the engine refuses it below)
         if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
             raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
         if kind in _spec(match).private_kinds:
