@@ -161,7 +161,11 @@ if DATABASE_URL:
     DB_POOL = postgres and env_bool("DB_POOL", True)
     DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 2)
     DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 10)
-    DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 10.0)  # seconds a call waits for one
+    # Seconds a call waits for a free connection.  A call holds one for milliseconds, so
+    # a longer wait means an outage (or a server far past its capacity): the player then
+    # gets an error at once rather than a move applied long after
+    # (tests/security/test_faults.py::test_database_unreachable_for_a_few_seconds).
+    DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 2.0)
     conn_max_age = env_int("DB_CONN_MAX_AGE", 0)
     if DB_POOL:
         if conn_max_age:
