@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from accounts.bans import moderation_log_record
 from accounts.models import ModerationLog
 from game import services
+from game.engine import registry
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
 
@@ -32,8 +33,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class MatchSeatInline(admin.TabularInline):
     model = MatchSeat
     fields = (
-        "seat", "user", "bot_level", "connected", "away", "away_since", "left", "left_at",
-        "left_in_hand",
+        "seat", "user", "bot_level", "connected", "away", "away_since", "dropped", "left",
+        "left_at", "left_in_hand", "replacement", "left_user",
     )  # fmt: skip
     readonly_fields = fields
     extra = 0
@@ -62,14 +63,16 @@ class HandResultInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "tasks", "rated", "status", "hand", "host", "created_at")
-    list_filter = ("status", "rated", "game")
+    list_display = ("id", "game", "level", "options", "rated", "status", "hand", "host",
+                    "created_at")  # fmt: skip
+    list_filter = ("status", "rated", "game", "level")
     search_fields = ("id", "host__username", "seats__user__username")
     date_hierarchy = "created_at"
     # never "state" or "seed": they hold every rack and the deck order
     fields = (
-        "game", "tasks", "rated", "watchers_allowed", "status", "hand", "totals", "version",
-        "host", "rematch_of", "turn_started", "deadline", "created_at", "finished_at",
+        "game", "options", "level", "move_seconds", "partners", "rated", "watchers_allowed",
+        "status", "hand", "totals", "version", "host", "rematch_of", "turn_started",
+        "deadline", "created_at", "finished_at",
     )  # fmt: skip
     readonly_fields = fields
     inlines = (MatchSeatInline, HandResultInline)
@@ -78,13 +81,23 @@ class MatchAdmin(ReadOnlyAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).defer("seed").select_related("host").distinct()
 
+    @staticmethod
+    def _game_state(obj: Match):
+        """The match's state read through its game (never shown as such)."""
+        if not obj.state:
+            return None, None
+        spec = registry.get(obj.game)
+        return spec, spec.from_dict(obj.state)
+
     @admin.display(description=_("hand"))
     def hand(self, obj: Match) -> int:
-        return (obj.state or {}).get("hand_no", 0)
+        spec, st = self._game_state(obj)
+        return services.hand_no_of(spec, st) if st is not None else 0
 
     @admin.display(description=_("totals"))
     def totals(self, obj: Match) -> str:
-        return " / ".join(str(t) for t in (obj.state or {}).get("totals", []))
+        spec, st = self._game_state(obj)
+        return " / ".join(str(t) for t in spec.match_result(st).totals) if st is not None else ""
 
     def has_abort_permission(self, request):
         return (

@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
-from game import services
+from game import runner, services
 from game.broadcast import WATCHERS, match_topic, seat_owner_group
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
@@ -275,6 +275,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         the error that refuses it."""
         if not user_request_allowed(self.scope["user"].pk):
             return "rate_limited"
+        runner.adopt(self.match_id)  # embedded: a bot move the worker left is played here
         match = Match.objects.get(pk=self.match_id)
         seats = list(match.seats.select_related("user"))
         if self.seat is not None and any(s.seat == self.seat and s.left for s in seats):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -145,7 +146,8 @@ class MatchAction(models.Model):
     kind = models.CharField(max_length=20)
     payload = models.JSONField(default=dict)
     actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.HUMAN)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # the moment the service applied it (its ``now``: the time the timers reckon with)
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [

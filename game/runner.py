@@ -35,8 +35,12 @@ def kick(match_id: int) -> None:
         wait = (match["bot_due"] - timezone.now()).total_seconds()
         if settings.KUT_BOT_DELAY_SECONDS <= 0:
             run_inline(match_id)
-        else:
+        elif not _in_celery_task():
             _later(match_id, match["version"], wait)
+        # else: a change the embedded worker made (a timeout): that process holds no
+        # sockets, so its moves would be seen only on the next sync.  The web process
+        # takes the move over when a client asks for the state (``adopt``); the sweep
+        # plays it after BOT_GRACE if nobody does (no browser open).
         return
     from game.tasks import match_bot_turn
 
@@ -111,3 +115,20 @@ def pending_timers() -> int:
     """How many paced bot moves wait in this process (tests)."""
     with _timers_lock:
         return len(_timers)
+
+
+def _in_celery_task() -> bool:
+    try:
+        from celery import current_task
+
+        return bool(current_task and current_task.request.id)
+    except Exception:
+        return False
+
+
+def adopt(match_id: int) -> None:
+    """The embedded set-up's web process, when a client asks for the state: schedule the
+    match's due bot move here, where its sockets are (a timer already set is replaced by
+    one for the same move: nothing is played twice)."""
+    if getattr(settings, "KUT_BOTS_INLINE", False) and settings.KUT_BOT_DELAY_SECONDS > 0:
+        kick(match_id)

@@ -129,7 +129,7 @@ def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: se
     and discarding slower, 1.3 x base) and varied by ±25 % so that a table does not tick
     like a metronome.  When a human may act out of turn while a bot is to move (KÜT's
     claim window after a centre draw, K-C1/K-C5), the bot waits at least
-    ``KUT_CLAIM_WINDOW_SECONDS`` before it plays on, so the human has time to press
+    ``KUT_CLAIM_WINDOW_SECONDS`` (up to 15 % more) before it plays on, so the human has time to press
     *Atılan Taşı Al* (the table shows them the countdown, ``match.bot_due``)."""
     base = float(settings.KUT_BOT_DELAY_SECONDS)
     if base <= 0:
@@ -138,7 +138,7 @@ def bot_think_seconds(match: Match, spec, st, seats: list[MatchSeat], botset: se
     think = base * spec.bot_pace(st) * rng.uniform(0.75, 1.25)
     acting = spec.to_act(st)
     if any(s in botset for s in acting) and _human_may_act_out_of_turn(spec, st, botset):
-        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS))
+        think = max(think, float(settings.KUT_CLAIM_WINDOW_SECONDS) * rng.uniform(1.0, 1.15))
     return think
 
 
@@ -176,6 +176,15 @@ def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
 
 
+def _on_left(match_id: int, user_id: int) -> None:
+    """After a player left a running match: ``KUT_MATCH_LEFT_HOOKS`` (dotted paths, each
+    called with the match id and the user id) — a game's own leaving cost (P-9)."""
+    from django.utils.module_loading import import_string
+
+    for path in getattr(settings, "KUT_MATCH_LEFT_HOOKS", []):
+        import_string(path)(match_id, user_id)
+
+
 def _on_finished(match_id: int) -> None:
     """After a match ends (finished or abandoned): call ``KUT_MATCH_FINISHED_HOOKS``
     (dotted paths, each called with the match id) — ranking and history live there."""
@@ -194,7 +203,7 @@ def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) ->
         seat, kind, payload, actor = log
         row = MatchAction(
             match=match, version=match.version, hand_no=hand_no_of(spec, st), seat=seat, kind=kind,
-            payload=payload, actor=actor,
+            payload=payload, actor=actor, created_at=now,
         )  # fmt: skip
     _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
     rows.save_match(match, row)
@@ -364,8 +373,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
         kind = action.get("type") if isinstance(action, dict) else None
-        if not isinstance(kind, str):
-            kind = None  # (a list is no type; the engine refuses it below)
+        kind = kind if isinstance(kind, str) else None  # a list is not a type (fuzzer)
         if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
             raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
         if kind in _spec(match).private_kinds:
@@ -739,6 +747,8 @@ def match_leave(match_id: int, user, now: datetime | None = None,
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         left_seat = seat.seat
         transaction.on_commit(lambda: _close_seat(match_id, left_seat))
+        if match.running:
+            transaction.on_commit(lambda: _on_left(match_id, user.pk))
         seats = _seats(match)
         humans = [s for s in seats if s.user_id and not s.left]
         if not match.running:

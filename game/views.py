@@ -144,6 +144,26 @@ def table_strings() -> dict:
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
         "errors": {code: str(text) for code, text in MESSAGES.items()},
+        **feel_strings(),
+    }
+
+
+def feel_strings() -> dict:
+    """The table's words for issue 15's feedback (Görevi Aç, Diz, group owners)."""
+    return {
+        "open_no_tiles": _(
+            "Your tiles cannot form this task yet: keep taking tiles until they can."
+        ),
+        "open_layout": _(
+            "Your tiles can form the task, but they are not set apart as it asks. Arrange them?"
+        ),
+        "arrange_now": _("Arrange"),
+        "arrange_no_task": _(
+            "The task cannot be formed with these tiles yet; your best groups are set apart."
+        ),
+        "you_short": _("You"),
+        "bot_short": _("B{n}"),
+        "guide": _("How to play"),
     }
 
 
@@ -163,6 +183,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "seat": seat,
         "strings": strings,
         "is_host": match.host_id == request.user.pk,
+        "against_bots": match.seats.filter(bot_level__gt="").exists(),
     }
     return render(request, registry.get(match.game).table_template, context)
 

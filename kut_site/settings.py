@@ -402,6 +402,7 @@ KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
 KUT_ABANDON_AFTER_SECONDS = env_int("KUT_ABANDON_AFTER_SECONDS", 30 * 60)
 # Called with a match id when a match finishes (ranking, history).
 KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished"]
+KUT_MATCH_LEFT_HOOKS: list[str] = ["lobby.ranking.match_left"]  # P-9 leaving costs
 # Lobby: invite links expire after this long (the host can also withdraw them).
 KUT_INVITE_MAX_AGE_SECONDS = env_int("KUT_INVITE_MAX_AGE_SECONDS", 7 * 24 * 3600)
 # P-5: a seat played by a bot this long in a row (player away) counts as leaving.

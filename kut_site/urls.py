@@ -10,6 +10,8 @@ admin_safety.protect(admin.site)  # no admin URL filters on a seed, a state… (
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("how-to-play/", views.guide, name="guide"),  # Nasıl Oynanır (issue 15)
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
     path("lobby/", include("lobby.urls")),
     path("u/<str:username>/", player_profile, name="player"),  # public player page

@@ -9,8 +9,10 @@ import secrets
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 
 logger = logging.getLogger(__name__)
@@ -20,6 +22,18 @@ HEALTH_TIMEOUT_SECONDS = 3.0
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+def guide(request: HttpRequest) -> HttpResponse:
+    """*Nasıl Oynanır*: the rules guide (kut.md in the site's own words), one template per
+    language: long prose reads better whole than cut into catalogue entries."""
+    language = "tr" if (get_language() or "tr").startswith("tr") else "en"
+    return render(request, f"guide/kut_{language}.html", {"guide_language": language})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: browsers and crawlers ask for it whatever the pages say."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
 def _database_check() -> None:

@@ -1,7 +1,8 @@
 """The lobby's only contact with the channel layer (called after commit).
 
-* group ``lobby``: the public table list, rendered once per language and pushed whole
-  (a snapshot, never a delta: a client that missed one loses nothing);
+* group ``lobby``: the portal's game cards (players online, open tables), and group
+  ``lobby.game.<key>``: one game's public table list — each rendered once per language
+  and pushed whole (a snapshot, never a delta: a client that missed one loses nothing);
 * group ``lobby.table.<id>``: "this table changed" — each socket renders the table for
   its own player (host controls differ) — and "started" with the match URL;
 * group ``lobby.user.<id>``: a redirect to the match for a seated player on any lobby
@@ -32,9 +33,20 @@ def user_group(user_id: int) -> str:
     return f"lobby.user.{user_id}"
 
 
-def render_tables(tables, language: str) -> str:
+def game_group(game: str) -> str:
+    return f"lobby.game.{game}"
+
+
+def render_tables(tables, language: str, card=None) -> str:
     with translation.override(language):
-        return render_to_string("lobby/_tables.html", {"tables": tables, "live": True})
+        return render_to_string(
+            "lobby/_tables.html", {"tables": tables, "live": True, "card": card}
+        )
+
+
+def render_cards(cards, language: str) -> str:
+    with translation.override(language):
+        return render_to_string("lobby/_games.html", {"cards": cards, "live": True})
 
 
 def _send(group: str, message: dict) -> None:
@@ -47,12 +59,19 @@ def _send(group: str, message: dict) -> None:
         log.warning("lobby message to %s failed", group)
 
 
-def lobby_changed() -> None:
+def lobby_changed(game: str) -> None:
+    """A public table of ``game`` changed: its list to the game's lobby, the counts to
+    the portal."""
+    from lobby.games import game_card, game_cards
     from lobby.selectors import tables_open_public
 
-    tables = tables_open_public()
-    html = {code: render_tables(tables, code) for code, _name in settings.LANGUAGES}
-    _send(LOBBY_GROUP, {"type": "lobby.tables", "html": html})
+    card = game_card(game)
+    tables = tables_open_public(game)
+    html = {code: render_tables(tables, code, card) for code, _name in settings.LANGUAGES}
+    _send(game_group(game), {"type": "lobby.tables", "html": html})
+    cards = game_cards()
+    html = {code: render_cards(cards, code) for code, _name in settings.LANGUAGES}
+    _send(LOBBY_GROUP, {"type": "lobby.games", "html": html})
 
 
 def table_changed(table_id: int) -> None:

@@ -1,7 +1,9 @@
 """Lobby sockets — push only; every change goes through the HTTP views and services.
 
-``/ws/lobby/``: the public table list (group ``lobby``), replaced whole on every change,
-plus a redirect when a table this player sits at starts.
+``/ws/lobby/``: the portal's game cards (group ``lobby``: players online, open tables)
+and ``/ws/lobby/<game>/``: one game's public table list (group ``lobby.game.<game>``),
+each replaced whole on every change, plus a redirect when a table this player sits at
+starts.
 ``/ws/lobby/table/<id>/``: one table's page, re-rendered for this player on every change
 and a redirect to the match when it starts.
 
@@ -124,17 +126,48 @@ class _LobbySocket(AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(_LobbySocket):
-    """``/ws/lobby/``: the live list of open public tables."""
+    """``/ws/lobby/``: the portal's game cards, live."""
 
     async def connect(self):
         user = self.scope.get("user")
         uid = getattr(user, "pk", None)
         if await self._open([broadcast.LOBBY_GROUP, broadcast.user_group(uid)]):
             html = await database_sync_to_async(self._render)()
+            await self.send_json({"type": "html", "target": "lobby-games", "html": html})
+
+    def _render(self) -> str:
+        from lobby.games import game_cards
+
+        return broadcast.render_cards(game_cards(), self.language)
+
+    async def lobby_games(self, event):
+        html = event.get("html") or {}
+        text = html.get(self.language) or html.get(settings.LANGUAGE_CODE) or ""
+        await self.send_json({"type": "html", "target": "lobby-games", "html": text})
+
+
+class GameLobbyConsumer(_LobbySocket):
+    """``/ws/lobby/<game>/``: the live list of one game's open public tables."""
+
+    async def connect(self):
+        from lobby.games import game_card
+
+        self.card = await database_sync_to_async(game_card)(
+            str(self.scope["url_route"]["kwargs"].get("game", ""))
+        )
+        if self.card is None or not self.card.playable:
+            await self.close(code=4004)
+            return
+        user = self.scope.get("user")
+        uid = getattr(user, "pk", None)
+        groups = [broadcast.game_group(self.card.key), broadcast.user_group(uid)]
+        if await self._open(groups):
+            html = await database_sync_to_async(self._render)()
             await self.send_json({"type": "html", "target": "lobby-tables", "html": html})
 
     def _render(self) -> str:
-        return broadcast.render_tables(selectors.tables_open_public(), self.language)
+        tables = selectors.tables_open_public(self.card.key)
+        return broadcast.render_tables(tables, self.language, self.card)
 
     async def lobby_tables(self, event):
         html = event.get("html") or {}

@@ -77,15 +77,13 @@ def match_visible_to(match: Match, user) -> bool:
 # --- the history list --------------------------------------------------------------------
 
 
-def match_history_for_user(user):
-    """The player's own finished rated matches, newest first (no test, trial, running
-    or aborted matches)."""
-    return (
-        Match.objects.filter(seats__user=user, rated=True, kind=Match.Kind.NORMAL, status__in=OVER)
-        .distinct()
-        .defer("state", "seed", "rematch_offer")
-        .order_by("-finished_at", "-pk")
-    )
+def match_history_for_user(user, game: str | None = None):
+    """The player's own finished rated matches (of ``game``, or of every game), newest
+    first (no test, trial, running or aborted matches)."""
+    qs = Match.objects.filter(seats__user=user, rated=True, kind=Match.Kind.NORMAL, status__in=OVER)
+    if game is not None:
+        qs = qs.filter(game=game)
+    return qs.distinct().defer("state", "seed", "rematch_offer").order_by("-finished_at", "-pk")
 
 
 @dataclass
@@ -151,6 +149,7 @@ def history_rows(matches, user) -> list[HistoryRow]:
             )
             for s in seats.get(m.pk, [])
         ]
+        cells.sort(key=lambda c: (c.placing, c.seat))  # as on the match's page (issue 15)
         row = HistoryRow(match=m, players=cells, hands=hands.get(m.pk, 0))
         row.mine = next((c for c in cells if c.me), None)
         row.result = results.get(m.pk)

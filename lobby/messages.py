@@ -24,6 +24,12 @@ MESSAGES = {
     "seat_not_empty": _("That seat is not empty."),
     "not_full": _("All four seats must be filled before the match can start."),
     "bad_tasks": _("A match has 5, 8 or 12 tasks."),
+    "bad_game": _("That game cannot be played here yet."),
+    "bad_options": _("Choose one of the offered options for this game."),
+    "bad_level": _("Choose a level: Beginner, Intermediate or Expert."),
+    "bad_seat_count": _("This game cannot be played by that many players."),
+    "no_partners": _("This game cannot be played in partners (or not by this many players)."),
+    "bad_move_seconds": _("The move time is 30 to 300 seconds, in steps of 15 seconds."),
     "leaver_barred": _(
         "You left too many rated matches recently. You can join rated tables again after "
         "%(until)s; test tables are open to you."

@@ -210,6 +210,8 @@ class RankingResult(models.Model):
         LEFT_LOSS = "left_loss", _("Left: loss")
         LEFT_LEADING = "left_leading", _("Left while sole leader")
         PARTNER_BONUS = "partner_bonus", _("Partner left while ahead")  # P-10
+        RATED = "rated", _("Rated by the game's own scheme")  # P-9
+        LEAVE_COST = "leave_cost", _("Left: the game's leaving cost")  # P-9
 
     match = models.ForeignKey("game.Match", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(

@@ -50,7 +50,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from game import portal
@@ -226,6 +226,9 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
         if RankedMatch.objects.filter(match=match).exists():
             return None
         RankedMatch.objects.create(match=match)
+        scheme = getattr(registry.get(match.game), "rating", None)
+        if scheme is not None:
+            return _rank_own_scheme(match, scheme)
         outcomes = match_outcomes(match)
         RankingResult.objects.bulk_create(
             [
@@ -260,6 +263,100 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
                 updated_at=timezone.now(),
             )
     return outcomes
+
+
+# --- P-9: a game's own rating ----------------------------------------------------------------
+
+
+def _rating_row(user_id: int, match: Match, scheme) -> Ranking:
+    row, _created = Ranking.objects.get_or_create(
+        user_id=user_id, game=match.game, level=match.level, defaults={"points": scheme.START}
+    )
+    return row
+
+
+def _rank_own_scheme(match: Match, scheme) -> list[SeatOutcome]:
+    """P-9: write what the game's own scheme says for each human at the end of a rated
+    match (players who left had their leaving cost written when they left)."""
+    spec = registry.get(match.game)
+    seats = list(match.seats.order_by("seat"))
+    people = participants(match, seats)
+    exits = {
+        (payload or {}).get("user"): (payload or {}).get("reason", "exit")
+        for payload in MatchAction.objects.filter(match=match, kind="leave").values_list(
+            "payload", flat=True
+        )
+    }
+    players: list = [None] * len(seats)
+    sitting: dict[int, Participant] = {}
+    for p in people:
+        if p.seat in sitting and p.left_at is not None:
+            continue  # a replaced leaver: the seat's player now is the replacement
+        sitting[p.seat] = p
+    for seat, p in sitting.items():
+        row = _rating_row(p.user_id, match, scheme)
+        if p.left_at is None:
+            role = "took_over" if p.replacement else "played"
+        else:
+            role = "dropped" if exits.get(p.user_id) != "exit" else "left"
+        players[seat] = {"rating": row.points, "role": role}
+    state = spec.from_dict(match.state)
+    changes = scheme.match_changes(spec.match_result(state), match.partners, players,
+                                   match.options)  # fmt: skip
+    out = []
+    for seat, p in sitting.items():
+        change = changes[seat]
+        if change is None or players[seat]["role"] == "left":
+            continue
+        out.append(SeatOutcome(seat, p.user_id, Outcome.RATED, p.left_at, 0, p.replacement))
+        RankingResult.objects.create(
+            match=match, user_id=p.user_id, game=match.game, level=match.level, seat=seat,
+            outcome=Outcome.RATED, points=change, left=p.left_at is not None,
+            left_at=p.left_at,
+        )  # fmt: skip
+        Ranking.objects.filter(user_id=p.user_id, game=match.game, level=match.level).update(
+            points=F("points") + change,
+            matches=F("matches") + 1,
+            wins=F("wins") + int(change > 0),
+            losses=F("losses") + int(change < 0),
+            leaves=F("leaves") + int(p.left_at is not None),
+            updated_at=timezone.now(),
+        )
+    return out
+
+
+def match_left(match_id: int, user_id: int) -> None:
+    """``KUT_MATCH_LEFT_HOOKS`` entry (after a player's leave is committed): a game with
+    its own rating (P-9) writes its leaving cost at once (e.g. KDVli Okey: 2 × hands).
+    Never raises."""
+    try:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=match_id).first()
+            if match is None or not match.rated or match.kind != Match.Kind.NORMAL:
+                return
+            scheme = getattr(registry.get(match.game), "rating", None)
+            if scheme is None:
+                return  # P-4 games rank the leave when the match ends (P-5)
+            if RankingResult.objects.filter(match=match, user_id=user_id).exists():
+                return
+            seat = match.seats.filter(Q(user_id=user_id) | Q(left_user_id=user_id)).first()
+            completed = HandResult.objects.filter(match=match).count()
+            cost = scheme.leave_cost(match.options, completed)
+            _rating_row(user_id, match, scheme)
+            RankingResult.objects.create(
+                match=match, user_id=user_id, game=match.game, level=match.level,
+                seat=seat.seat if seat else 0, outcome=Outcome.LEAVE_COST, points=cost,
+                left=True, left_at=timezone.now(), completed_hands=completed,
+            )  # fmt: skip
+            Ranking.objects.filter(user_id=user_id, game=match.game, level=match.level).update(
+                points=F("points") + cost,
+                matches=F("matches") + 1,
+                losses=F("losses") + int(cost < 0),
+                leaves=F("leaves") + 1,
+                updated_at=timezone.now(),
+            )
+    except Exception:
+        log.exception("leaving cost of match %s failed", match_id)
 
 
 # --- habitual leavers ---------------------------------------------------------------------

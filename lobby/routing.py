@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from lobby.consumers import LobbyConsumer, TableConsumer
+from lobby.consumers import GameLobbyConsumer, LobbyConsumer, TableConsumer
 
 websocket_urlpatterns: list = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/lobby/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/<slug:game>/", GameLobbyConsumer.as_asgi()),
 ]

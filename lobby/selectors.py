@@ -60,10 +60,10 @@ def ranking_for(user, game: str = "kut") -> Ranking | None:
     return Ranking.objects.filter(user=user, game=game).order_by("-matches", "level").first()
 
 
-def rankings_board(game: str = "kut"):
-    """The leaderboard: players with at least one ranked match, best first."""
-    return (
-        Ranking.objects.filter(game=game, matches__gt=0)
-        .select_related("user")
-        .order_by("-points", "-wins", "matches", "user__username")
-    )
+def rankings_board(game: str = "kut", level: str | None = None):
+    """The leaderboard of ``game`` (and ``level``, P-7): players with at least one ranked
+    match, best first."""
+    qs = Ranking.objects.filter(game=game, matches__gt=0)
+    if level is not None:
+        qs = qs.filter(level=level)
+    return qs.select_related("user").order_by("-points", "-wins", "matches", "user__username")

@@ -119,10 +119,10 @@ def _changed(table: Table, *, lobby: bool = True) -> None:
     """Push the table's page (and the public list) to connected clients after commit."""
     from lobby import broadcast
 
-    table_id, public = table.pk, not table.private
+    table_id, public, game = table.pk, not table.private, table.game
     transaction.on_commit(lambda: broadcast.table_changed(table_id))
     if lobby and public:
-        transaction.on_commit(broadcast.lobby_changed)
+        transaction.on_commit(lambda: broadcast.lobby_changed(game))
 
 
 def _deactivate(table: Table) -> None:
@@ -142,10 +142,9 @@ def table_create(*, host, game: str = "kut", options: dict | None = None,
     are the game's own (``tasks`` is KÜT's, kept as a shorthand); ``level`` is P-7's
     (``bot_level`` the older way to say it); ``move_seconds`` P-6's (rated tables)."""
     now = _now(now)
-    try:
-        spec = registry.get(game)
-    except KeyError:
-        raise LobbyError("bad_game") from None
+    if not registry.playable(game):  # unknown, or still being built (shown as yakında)
+        raise LobbyError("bad_game")
+    spec = registry.get(game)
     options = dict(options or {})
     if tasks is not None:
         options["tasks"] = tasks
@@ -408,12 +407,14 @@ def table_close(table_id, user, *, by_admin: bool = False, reason: str = "",
     return table
 
 
-def play_now(user, *, game: str = "kut", now: datetime | None = None) -> Table:
+def play_now(user, *, game: str = registry.DEFAULT_GAME, now: datetime | None = None) -> Table:
     """Sit at the fullest open public table one may join, or open a new one."""
     now = _now(now)
     current = TableSeat.objects.filter(user=user, active=True).select_related("table").first()
     if current is not None:
         return current.table
+    if not registry.playable(game):
+        raise LobbyError("bad_game")
     if user_is_banned(user, now):
         raise LobbyError("banned")
     barred = leaver_barred_until(user, game, now) is not None

@@ -44,4 +44,6 @@ urlpatterns = [
     ),
     path("trial/", views_history.trial_hand, name="trial"),
     path("trial/skip/", views_history.trial_skip, name="trial_skip"),
+    # one game's lobby (last: the paths above win over a game key)
+    path("<slug:game>/", views.game_lobby, name="game"),
 ]

@@ -18,10 +18,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from game import portal
+from game.engine import registry
 from game.models import MatchSeat
-from lobby import selectors, services
+from lobby import games, selectors, services
 from lobby.forms import TableForm
-from lobby.models import Table
+from lobby.models import LEVEL_CHOICES, Table
 from lobby.services import LobbyError
 
 LEADERBOARD_PAGE_SIZE = 25
@@ -51,45 +53,70 @@ def _refused(request: HttpRequest, exc: LobbyError, url: str) -> HttpResponse:
     return _go(request, url)
 
 
-# --- the lobby ------------------------------------------------------------------------------
+# --- the lobby: the portal of the games, and each game's own lobby --------------------------
 
 
-def _index_context(request: HttpRequest, form: TableForm | None = None) -> dict:
-    return {
-        "tables": selectors.tables_open_public(),
-        "my_seat": selectors.table_seat_of(request.user),
-        "form": form or TableForm(),
-    }
+def _my_seat(request: HttpRequest):
+    return selectors.table_seat_of(request.user)
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    """Logged-in players get the live list and the quick actions; visitors an invitation
-    to log in or sign up (and come back here)."""
-    if not request.user.is_authenticated:
-        return render(request, "lobby/index.html", {"next": request.get_full_path()})
-    return render(request, "lobby/index.html", _index_context(request))
+    """The portal: every game as a card (players online, open tables, *Hemen Oyna*; a
+    game still being built shows as *yakında*).  Visitors are invited to log in."""
+    context = {"cards": games.game_cards(), "next": request.get_full_path()}
+    if request.user.is_authenticated:
+        context["my_seat"] = _my_seat(request)
+    return render(request, "lobby/index.html", context)
+
+
+def _game_context(request: HttpRequest, card, form: TableForm | None = None) -> dict:
+    context = {"card": card, "next": request.get_full_path()}
+    if card.playable and request.user.is_authenticated:
+        context.update(
+            tables=selectors.tables_open_public(card.key),
+            my_seat=_my_seat(request),
+            form=form or TableForm(card),
+        )
+    return context
+
+
+def game_lobby(request: HttpRequest, game: str) -> HttpResponse:
+    """One game's lobby: its open tables (live), *Hemen Oyna* and the compact
+    create-table dialog with the game's options."""
+    card = games.game_card(game)
+    if card is None:
+        raise Http404
+    return render(request, "lobby/game.html", _game_context(request, card))
 
 
 @login_required
 @require_POST
 def table_create(request: HttpRequest) -> HttpResponse:
-    form = TableForm(request.POST)
+    card = games.game_card(str(request.POST.get("game", "")))
+    form = TableForm(card if card and card.playable else None, request.POST)
     if not form.is_valid():
-        return render(request, "lobby/index.html", _index_context(request, form), status=400)
+        if card is None or not card.playable:
+            context = {"cards": games.game_cards(), "my_seat": _my_seat(request), "form": form}
+            return render(request, "lobby/index.html", context, status=400)
+        return render(request, "lobby/game.html", _game_context(request, card, form), status=400)
     try:
-        table = services.table_create(host=request.user, **form.cleaned_data)
+        table = services.table_create(host=request.user, game=card.key, **form.table_kwargs())
     except LobbyError as exc:
-        return _refused(request, exc, reverse("lobby:index"))
+        return _refused(request, exc, reverse("lobby:game", args=[card.key]))
     return _go(request, _table_url(table.pk))
 
 
 @login_required
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
+    """*Hemen Oyna* for one game: the fullest open table one may join, or a new one."""
+    game = str(request.POST.get("game") or registry.DEFAULT_GAME)
+    card = games.game_card(game)
+    back = reverse("lobby:game", args=[game]) if card else reverse("lobby:index")
     try:
-        table = services.play_now(request.user)
+        table = services.play_now(request.user, game=game)
     except LobbyError as exc:
-        return _refused(request, exc, reverse("lobby:index"))
+        return _refused(request, exc, back)
     return _go(request, _table_url(table.pk))
 
 
@@ -126,6 +153,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         if playing or table.match.watchers_allowed:
             return redirect("game:match", table.match_id)
     context = table_live_context(table, request.user)
+    context["card"] = games.game_card(table.game)
     if table.is_open and table.host_id == request.user.pk:
         context["invite_url"] = (
             request.build_absolute_uri(reverse("lobby:invite", args=[context["invite"].token]))
@@ -276,7 +304,23 @@ def _invite_error(request: HttpRequest, exc: LobbyError, table: Table | None = N
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    paginator = Paginator(selectors.rankings_board(), LEADERBOARD_PAGE_SIZE)
+    """P-7: one board per game and level (tabs); ``?game=`` and ``?level=`` choose it."""
+    cards = games.playable_cards()
+    keys = [c.key for c in cards]
+    game = request.GET.get("game")
+    game = game if game in keys else (registry.DEFAULT_GAME if registry.DEFAULT_GAME in keys
+                                      else (keys[0] if keys else registry.DEFAULT_GAME))  # fmt: skip
+    level = request.GET.get("level")
+    level = level if level in portal.LEVELS else portal.DEFAULT_LEVEL
+    paginator = Paginator(selectors.rankings_board(game, level), LEADERBOARD_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     offset = page.start_index() - 1 if page.object_list else 0
-    return render(request, "lobby/leaderboard.html", {"page": page, "offset": offset})
+    context = {
+        "page": page,
+        "offset": offset,
+        "cards": cards,
+        "game": game,
+        "level": level,
+        "levels": LEVEL_CHOICES,
+    }
+    return render(request, "lobby/leaderboard.html", context)

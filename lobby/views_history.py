@@ -28,7 +28,7 @@ from game import rematch, trial
 from game.engine import registry
 from game.models import Match
 from game.services import ServiceError
-from lobby import history
+from lobby import games, history
 from lobby.services import LobbyError, _check_may_sit
 
 HISTORY_PAGE_SIZE = 20
@@ -72,11 +72,20 @@ def _visible_match(request: HttpRequest, match_id: int) -> Match:
 @login_required
 @require_GET
 def history_list(request: HttpRequest) -> HttpResponse:
-    """Maçlarım: the player's finished rated matches, newest first."""
-    paginator = Paginator(history.match_history_for_user(request.user), HISTORY_PAGE_SIZE)
+    """Maçlarım: the player's finished rated matches of every game, newest first;
+    ``?game=<key>`` shows one game's (issue 17: a game filter)."""
+    names = games.game_names()
+    game = request.GET.get("game")
+    game = game if game in names else None
+    matches = history.match_history_for_user(request.user, game)
+    paginator = Paginator(matches, HISTORY_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     rows = history.history_rows(page.object_list, request.user)
-    return render(request, "history/list.html", {"page": page, "rows": rows})
+    for row in rows:
+        row.game_name = names.get(row.match.game, row.match.game)
+    filters = [{"key": c.key, "name": c.name} for c in games.playable_cards()]
+    context = {"page": page, "rows": rows, "game": game, "filters": filters}
+    return render(request, "history/list.html", context)
 
 
 @login_required

@@ -149,3 +149,26 @@ def places_of(totals: list[int], lower_is_better: bool) -> list[int]:
     """1-based places; equal totals share the better place (1, 1, 3, 4)."""
     key = (lambda t: t) if lower_is_better else (lambda t: -t)
     return [1 + sum(1 for o in totals if key(o) < key(t)) for t in totals]
+
+
+class RatingScheme(Protocol):
+    """P-9: a game whose rules define their own rating (KDVli Okey's 1500 points,
+    Kastet's, Kelimeki's k-lig) gives its GAME a ``rating`` attribute meeting this; the
+    platform then writes it instead of P-4's placings.  Games without one use P-4.
+
+    ``players`` has one entry per seat: None for a bot, else ``{"rating": the player's
+    rating now, "role": "played" | "took_over" | "dropped" | "left"}`` ("took_over": a
+    replacement, P-12; "dropped": dropped out and never came back, P-13; "left": left of
+    their own will — ``leave_cost`` was written at that moment)."""
+
+    START: int
+
+    def leave_cost(self, options: dict, completed_hands: int) -> int:
+        """The change written at once when a player leaves a rated match (≤ 0)."""
+        ...
+
+    def match_changes(self, result: MatchResult, partners: bool, players: list,
+                      options: dict) -> list[int | None]:  # fmt: skip
+        """The change written for each seat's player when a rated match ends (None:
+        nothing written)."""
+        ...

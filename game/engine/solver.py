@@ -76,6 +76,7 @@ Speed
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 
 from game.engine.tiles import FAKE
@@ -1199,3 +1200,23 @@ def solve(faces, okey: int, task) -> Solution:
         left=left,
         points_left=sum(tile_points(f, okey) for f in left),
     )
+
+
+# --------------------------------------------------------------------------------
+# "Görevi Aç tells the truth" (issue 15): can this rack open the task now?
+
+
+@lru_cache(maxsize=4096)
+def _ready(faces: tuple, okey: int, task: tuple) -> bool:
+    if task == ():
+        return bool(solve(list(faces), okey, ()).can_open)  # K-O7: finish from hand
+    nat, J = _count(faces, okey)
+    return _task_feasible(nat, J, okey, *_parse_task(task))
+
+
+def task_ready(faces, okey: int, task) -> bool:
+    """Whether the tiles ``faces`` can form ``task`` (K-O2, K-O6; K-O7 for ``FINISH``),
+    however they are laid out on the rack.  The exact feasibility check (about 25 µs;
+    a finish about 0.3 ms), cached per multiset of faces: a view asks for it on every
+    frame.  K-N4 needs no check here: a rack holds at least 14 tiles, a task at most 10."""
+    return _ready(tuple(sorted(faces)), okey, tuple(tuple(item) for item in task))

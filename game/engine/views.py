@@ -12,6 +12,7 @@ from __future__ import annotations
 from .deal import deal_order
 from .groups import natural
 from .scoring import islek_faces
+from .solver import task_ready
 from .state import SEATS, HandState
 from .tasks import describe
 from .tiles import face_name, face_of
@@ -103,6 +104,13 @@ def view_for(hand: HandState, seat: int | None) -> dict:
         view["rack"] = {"cells": cells, "separators": sorted(rack.seps)}
         view["opened_this_turn"] = (
             hand.opened[seat] and hand.opened_at[seat] == hand.turns_done[seat]
+        )
+        # Görevi Aç tells the truth (issue 15): the solver's word on whether the tiles
+        # can form the task (K-O2, K-O7), whatever their layout; None once opened.
+        view["task_ready"] = (
+            None
+            if hand.over or hand.opened[seat]
+            else task_ready([face_of(t) for t in rack.tiles()], okey, hand.task)
         )
         view["okeys_exempt"] = sum(1 for at in hand.exempt[seat] if at == hand.turns_done[seat])
         view["can"] = {

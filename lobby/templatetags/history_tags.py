@@ -35,9 +35,10 @@ def table_extras_config(match, csrf_token) -> dict:
             "show": _("Show"),
             "hints": {
                 "open": _(
-                    "Your task in this hand is a küt of 3. Put your red, yellow and blue 7 "
-                    "side by side on your rack (Arrange does it for you), then press Open "
-                    "task."
+                    "Your task in this hand is a küt of 3: your red, yellow and blue 7. A "
+                    "group opens only when a separator sets it apart from the tiles beside "
+                    "it: tap the gap right after the blue 7 to put one there (or press "
+                    "Arrange, which does it for you), then press Open task."
                 ),
                 "discard_open": _(
                     "Well done, your task is open! Now end your turn: discard a tile you do "

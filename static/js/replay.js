@@ -26,6 +26,13 @@ function tileEl(face, extra = "") {
   el.className = `rp-tile ${fake ? "fake" : `c-${face[0]}`} ${extra}`.trim();
   if (S.data && face === S.data.okey) el.classList.add("okey");
   el.textContent = fake ? "♣" : face.slice(1);
+  if (!fake) {
+    // the colour-blind shape under the number, as on the table (red ●, yellow ▲, blue ■, black ◆)
+    const mark = document.createElement("i");
+    mark.className = "rp-mark";
+    mark.setAttribute("aria-hidden", "true");
+    el.append(mark);
+  }
   el.title = tileText(face);
   el.setAttribute("aria-label", tileText(face));
   return el;

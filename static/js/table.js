@@ -252,6 +252,7 @@ function onState(msg) {
   const handBefore = S.match ? S.match.hand_no : null;
   const layoutBefore = S.layout;
   const previous = handBefore === (msg.match ? msg.match.hand_no : null) ? S.hand : null;
+  const before = { match: S.match, hand: S.hand }; // issue 15: sounds, celebration (feel block)
   S.version = msg.version;
   S.layout = layout;
   S.match = msg.match;
@@ -265,7 +266,9 @@ function onState(msg) {
   // The hook for the page's other scripts (templates/game/_extras.html: trial hints,
   // rematch): every state frame this table accepts, read-only.
   document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg }));
-  if (net.inflight && (msg.version > net.inflight.at || layout > layoutBefore)) finishInflight();
+  const accepted =
+    net.inflight && (msg.version > net.inflight.at || layout > layoutBefore) ? net.inflight.action : null;
+  if (accepted) finishInflight();
   if (net.waitSnapshot) net.waitSnapshot = false;
   if (S.drag && S.drag.started) {
     S.deferred = true; // redraw when the tile is dropped
@@ -274,6 +277,7 @@ function onState(msg) {
     showMoves(previous, S.hand);
   }
   showNotes();
+  feelFrame(before, accepted);
   pump();
 }
 
@@ -298,6 +302,10 @@ function onError(msg) {
   root.dataset.errors = String(Number(root.dataset.errors || 0) + 1);
   root.dataset.lastError = code;
   if (code === "replaced") return; // the "another tab" panel says it (close code 4009)
+  if (code === "task_mismatch" && feelOpenAdvice()) {
+    pump();
+    return;
+  }
   toast((T.errors && T.errors[code]) || msg.message || code, "error");
   pump();
 }
@@ -495,6 +503,7 @@ function render() {
   root.classList.toggle("is-watcher", S.me === null);
   board.setAttribute("aria-busy", h ? "false" : "true");
   const focusKey = rememberFocus();
+  const flip = feelPositions();
   if (m && h) {
     renderBar();
     renderSeats();
@@ -507,6 +516,7 @@ function render() {
   if (!$(".kt-status").dataset.sticky) setStatus();
   updateAttention();
   restoreFocus(focusKey);
+  feelAnimate(flip);
   tick();
 }
 
@@ -608,7 +618,7 @@ function groupHTML(group, index) {
   const names = group.tiles.map((t, i) => tileName(t.face, group.values[i])).join(", ");
   const label = fmt(T.group_label, { owner: seatName(group.owner), kind: T.kinds[group.kind] || group.kind, tiles: names }) + (group.this_turn ? ` (${T.new_this_turn})` : "");
   const live = can("lay_off") && S.picked ? " is-live" : "";
-  return `<button type="button" class="kt-group kt-group-${esc(group.kind)}${group.this_turn ? " is-new" : ""}${live}" data-g="${index}" data-drop="group" data-owner="${rel(group.owner)}" aria-label="${esc(label)}">${tiles}</button>`;
+  return `<button type="button" class="kt-group kt-group-${esc(group.kind)}${group.this_turn ? " is-new" : ""}${live}" data-g="${index}" data-drop="group" data-owner="${rel(group.owner)}" aria-label="${esc(label)}">${feelOwnerTag(group.owner)}${tiles}</button>`;
 }
 
 function renderCenter() {
@@ -668,7 +678,7 @@ function renderRack() {
       html += `<button ${attrs}>${tile ? tileHTML(tile.face) : ""}${tile && tile.islek ? '<span class="kt-islek" aria-hidden="true"></span>' : ""}</button>`;
       if (c < ROW - 1) {
         const on = seps.has(i);
-        html += `<button type="button" class="kt-gap${on ? " is-on" : ""}" data-at="${i}" tabindex="-1" aria-pressed="${on}" aria-label="${esc(fmt(T.separator, { a: i + 1, b: i + 2 }))}"></button>`;
+        html += `<button type="button" class="kt-gap${on ? " is-on" : ""}" data-at="${i}" tabindex="-1" aria-pressed="${on}" aria-label="${esc(fmt(T.separator, { a: i + 1, b: i + 2 }))}"><span class="kt-gap-hit" aria-hidden="true"></span></button>`;
       }
     }
     html += "</div>";
@@ -695,6 +705,7 @@ function renderButtons() {
     if (button) button.disabled = !on;
   }
   $(".kt-btn-claim").classList.toggle("is-live", enable.claim);
+  feelButtons(enable);
 }
 
 // --- end of hand and of the match ------------------------------------------------------------
@@ -801,6 +812,7 @@ function tick() {
       active.classList.add("has-timer");
       active.classList.toggle("is-warn", left <= (m.warning_seconds || 10) * 1000);
       timer.textContent = fmt(T.seconds_left, { n: Math.ceil(left / 1000) });
+      feelTick(active, left);
     } else {
       active.style.setProperty("--p", "1");
       active.classList.remove("has-timer", "is-warn");
@@ -874,7 +886,7 @@ function toggleSound() {
     // private mode: the choice lasts for this page only
   }
   renderSound();
-  if (soundOn) beep();
+  if (soundOn) feelSound("turn");
 }
 
 function updateAttention() {
@@ -886,7 +898,7 @@ function updateAttention() {
   if (favicon) favicon.href = wanted ? root.dataset.faviconTurn : root.dataset.favicon;
   root.classList.toggle("is-my-turn", turn);
   if (wanted && !S.attention) {
-    beep();
+    feelSound(turn ? "turn" : "claimable");
     if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(150);
   }
   S.attention = wanted;
@@ -1066,8 +1078,9 @@ function toast(text, kind = "info") {
   el.setAttribute("role", kind === "error" ? "alert" : "status");
   el.textContent = text;
   box.append(el);
-  while (box.children.length > 3) box.firstElementChild.remove();
+  while (box.children.length > 2) box.firstElementChild.remove();
   setTimeout(() => el.remove(), 4500);
+  return el;
 }
 
 // --- pointer: drag and drop (mouse and touch), taps -----------------------------------------
@@ -1327,6 +1340,188 @@ document.addEventListener("keydown", (event) => {
     }
   }
 });
+
+// --- issue 15 (feel): Görevi Aç that tells the truth, owners, motion, sound ----------------
+//
+// Kept in one block: the hooks above call feelFrame (every accepted frame), feelOpenAdvice
+// (a task_mismatch error), feelPositions/feelAnimate (around render), feelOwnerTag (a
+// table group), feelButtons (after the buttons) and feelTick (the turn timer).
+
+const OWNER_STYLE = ["me", "right", "across", "left"]; // by seat relative to me (rel())
+
+// Görevi Aç: emphasised when the solver says the tiles can form the task (the view's
+// task_ready), quiet when they cannot (K-O2, K-O5).
+function feelButtons(enable) {
+  const open = $('.kt-btn[data-action="open"]');
+  const ready = Boolean(S.hand && S.hand.task_ready);
+  open.classList.toggle("is-ready", enable.open && ready);
+  open.classList.toggle("is-quiet", enable.open && !ready);
+  open.dataset.ready = S.hand && S.hand.task_ready !== null && S.hand.task_ready !== undefined ? String(ready) : "";
+}
+
+// A failed opening (K-O5): either the tiles are there and only the layout is wrong —
+// offer Diz (K-R4) — or they are not, and the message says so.
+function feelOpenAdvice() {
+  if (!S.hand || S.hand.task_ready === null || S.hand.task_ready === undefined) return false;
+  clearErrorToasts();
+  if (!S.hand.task_ready) {
+    toast(T.open_no_tiles, "error");
+    return true;
+  }
+  const el = toast(T.open_layout, "error");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "kt-toast-action";
+  button.dataset.action = "arrange-from-toast";
+  button.textContent = T.arrange_now;
+  button.addEventListener("click", () => {
+    el.remove();
+    S.picked = null;
+    act({ type: "arrange" });
+  });
+  el.append(" ", button);
+  return true;
+}
+
+function clearErrorToasts() {
+  $$(".kt-toast-error").forEach((el) => el.remove());
+}
+
+// Who laid what: a tag with the owner's short name (colour-blind safe: text and a border
+// style per seat, not colour alone).
+function feelOwnerTag(owner) {
+  const info = S.match && S.match.seats[owner];
+  let short = "";
+  if (owner === S.me) short = T.you_short;
+  else if (info && info.bot) short = fmt(T.bot_short, { n: owner + 1 });
+  else short = Array.from(seatName(owner)).slice(0, 2).join("");
+  return `<span class="kt-owner kt-owner-${OWNER_STYLE[rel(owner)]}" aria-hidden="true" title="${esc(seatName(owner))}">${esc(short)}</span>`;
+}
+
+// Motion: tiles that moved on the rack (a drag, a tap, Diz, a tile drawn) glide to their
+// new cell (FLIP, 180 ms); none under prefers-reduced-motion.
+function feelPositions() {
+  if (reducedMotion.matches || S.drag) return null;
+  const at = new Map();
+  for (const cell of $$(".kt-cell.has-tile")) {
+    const tile = cell.querySelector(".kt-tile");
+    if (tile) at.set(cell.dataset.id, tile.getBoundingClientRect());
+  }
+  return at;
+}
+
+function feelAnimate(before) {
+  if (!before || !before.size || typeof Element.prototype.animate !== "function") return;
+  for (const cell of $$(".kt-cell.has-tile")) {
+    const tile = cell.querySelector(".kt-tile");
+    const old = before.get(cell.dataset.id);
+    if (!tile) continue;
+    const now = tile.getBoundingClientRect();
+    if (!old) {
+      tile.animate([{ transform: "translateY(-40%) scale(0.85)", opacity: 0.2 }, { transform: "none", opacity: 1 }], { duration: 200, easing: "ease-out" });
+      continue;
+    }
+    const dx = old.left - now.left;
+    const dy = old.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    tile.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 180, easing: "ease-out" });
+  }
+}
+
+// Sound (the existing toggle; WebAudio, no files): your turn, a claim, a hand's end, the
+// last 10 seconds of your turn, and a fanfare for the match's winner.
+const SOUNDS = {
+  turn: [[660, 0, 0.12], [880, 0.12, 0.18]],
+  claimable: [[520, 0, 0.1], [700, 0.1, 0.1]],
+  claim: [[392, 0, 0.09], [523, 0.08, 0.09], [784, 0.16, 0.16]],
+  hand_end: [[784, 0, 0.14], [659, 0.14, 0.14], [523, 0.28, 0.3]],
+  tick: [[1200, 0, 0.04]],
+  fanfare: [[523, 0, 0.14], [659, 0.14, 0.14], [784, 0.28, 0.14], [1047, 0.42, 0.5]],
+};
+
+function feelSound(name) {
+  root.dataset.lastSound = name; // what the table would play (the browser tests read it)
+  if (!soundOn) return;
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+    const t0 = audio.currentTime;
+    for (const [freq, at, length] of SOUNDS[name] || []) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = name === "tick" ? "square" : "triangle";
+      osc.frequency.setValueAtTime(freq, t0 + at);
+      gain.gain.setValueAtTime(0.0001, t0 + at);
+      gain.gain.exponentialRampToValueAtTime(name === "tick" ? 0.06 : 0.18, t0 + at + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t0 + at);
+      osc.stop(t0 + at + length + 0.02);
+    }
+  } catch {
+    // no audio here: the title, the favicon and the screen still tell
+  }
+}
+
+let lastTickSecond = null;
+
+function feelTick(active, left) {
+  const mine = active.closest(".kt-seat-me") !== null;
+  const second = Math.ceil(left / 1000);
+  if (!mine || left <= 0 || second > 10) {
+    lastTickSecond = null;
+    return;
+  }
+  if (second !== lastTickSecond) {
+    lastTickSecond = second;
+    feelSound("tick");
+  }
+}
+
+function feelFrame(before, accepted) {
+  const h = S.hand;
+  const m = S.match;
+  if (accepted) {
+    clearErrorToasts(); // an accepted move: the last error no longer applies
+    if (accepted.type === "arrange" && h && !h.over && h.task_ready === false) toast(T.arrange_no_task, "info");
+  }
+  if (!before.hand || !h || !m || !before.match || before.match.hand_no !== m.hand_no) {
+    if (before.match && m && before.match.status !== "finished" && m.status === "finished") celebrate();
+    return;
+  }
+  // A claim (K-C3): a seat other than the one to play got the thrown tile and a penalty tile.
+  for (let s = 0; s < 4; s++) {
+    const was = before.hand.seats[s].count;
+    if (s !== h.turn && s !== before.hand.turn && h.seats[s].count === was + 2) feelSound("claim");
+  }
+  if (!before.hand.over && h.over) feelSound("hand_end");
+  if (before.match.status !== "finished" && m.status === "finished") celebrate();
+}
+
+// The match's winner: confetti over the final table (none under reduced motion) and a fanfare.
+function celebrate() {
+  const m = S.match;
+  if (!m || !m.winners || !m.winners.length) return;
+  feelSound("fanfare");
+  const card = $(".kt-overlay-card");
+  card.classList.add("is-celebrating");
+  root.dataset.celebrated = m.winners.join(",");
+  if (reducedMotion.matches) return;
+  const layer = document.createElement("div");
+  layer.className = "kt-confetti";
+  layer.setAttribute("aria-hidden", "true");
+  const colours = ["#c62828", "#f2b705", "#1f5fae", "#1b1b1b", "#1f8a3a"];
+  for (let i = 0; i < 60; i++) {
+    const bit = document.createElement("i");
+    bit.style.left = `${(i * 37) % 100}%`;
+    bit.style.background = colours[i % colours.length];
+    bit.style.animationDelay = `${(i % 12) * 60}ms`;
+    bit.style.setProperty("--drift", `${((i * 53) % 120) - 60}px`);
+    layer.append(bit);
+  }
+  $(".kt-overlay").append(layer);
+  setTimeout(() => layer.remove(), 3200);
+}
 
 // --- start -----------------------------------------------------------------------------------------
 

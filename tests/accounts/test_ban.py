@@ -96,7 +96,7 @@ def test_a_banned_player_cannot_log_in_and_is_told_why(client, staff, player):
     body = client.post(
         reverse("accounts:login"), {"username": "ayse", "password": STRONG_PASSWORD}
     ).content.decode()
-    assert "Hesabınız askıya alındı." in body
+    assert "Hesabın askıya alındı." in body
     # a wrong password says nothing about the ban
     body = client.post(
         reverse("accounts:login"), {"username": "ayse", "password": "yanlis"}
@@ -122,7 +122,7 @@ def test_a_logged_in_player_is_logged_out_on_the_next_request(client, staff, pla
     assert response.status_code == 302 and response.url == reverse("accounts:login")
     assert "_auth_user_id" not in client.session
     page = client.get(response.url).content.decode()
-    assert "Hesabınız askıya alındı." in page
+    assert "Hesabın askıya alındı." in page
     client.force_login(player)
     response = client.post(reverse("lobby:play_now"), HTTP_HX_REQUEST="true")
     assert response["HX-Redirect"] == reverse("accounts:login")

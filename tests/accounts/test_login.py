@@ -6,7 +6,7 @@ from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 
-THROTTLED = "Çok fazla deneme yapıldı. Lütfen biraz bekleyip sonra tekrar deneyin."
+THROTTLED = "Çok fazla deneme yapıldı. Biraz bekleyip yeniden dene."
 
 
 def login(client, username, password, **extra):

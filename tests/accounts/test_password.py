@@ -55,7 +55,7 @@ def test_password_reset_sends_email_and_link_works(client, player):
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["ayse@example.com"]
-    assert message.subject == "KÜT: yeni parolanızı seçin"
+    assert message.subject == "KÜT: yeni parolanı seç"
     assert "Merhaba ayse," in message.body
 
     link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", message.body).group(1)

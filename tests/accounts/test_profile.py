@@ -24,7 +24,7 @@ def test_profile_shows_and_edits_display_name(client, player):
     assert player.display_name == "Ayşe Teyze"
     page = client.get(reverse("accounts:profile")).content.decode()
     assert 'class="display-name">Ayşe Teyze<' in page
-    assert "Profiliniz kaydedildi." in page
+    assert "Profilin kaydedildi." in page
 
 
 def test_profile_display_name_too_long(client, player):

@@ -34,6 +34,23 @@ WINDOW = 2.5  # KUT_CLAIM_WINDOW_SECONDS of paced_site
 STAMP_SLACK = 0.05
 
 
+# Counts what the table showed of the other seats' moves (tile flights, discards that
+# landed, cards that took a tile).
+SEEN_JS = """
+window.__seen = {fly: 0, landed: 0, moved: 0};
+new MutationObserver((records) => {
+  for (const r of records) {
+    if (r.type === "childList") {
+      for (const n of r.addedNodes) if (n.classList && n.classList.contains("kt-fly")) window.__seen.fly++;
+    } else if (r.type === "attributes" && r.target.classList) {
+      if (r.target.classList.contains("is-landed")) window.__seen.landed++;
+      if (r.target.classList.contains("is-moved")) window.__seen.moved++;
+    }
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["class"]});
+"""
+
+
 def _play_my_turn(me: Table) -> None:
     if me.data("phase") == "take":
         assert me.act(me.page.locator(".kt-deck").click) is None
@@ -66,6 +83,7 @@ def test_a_human_claims_from_a_paced_bot_in_the_claim_window(
     # easy bots never claim: every claim window is the human's
     match = create_match(settings, [user, None, None, None], seed="kut-e2e-claim")
     context = new_context(browser, paced_site, user, viewport=DESKTOP)
+    context.add_init_script(SEEN_JS)
     me = Table(context.new_page(), "claimer")
     me.open(match.pk)
 
@@ -92,6 +110,9 @@ def test_a_human_claims_from_a_paced_bot_in_the_claim_window(
     me.wait("(n) => document.querySelectorAll('.kt-cell.has-tile').length === n", count + 2)
     claim = MatchAction.objects.get(match=match, version=drew + 1)
     assert (claim.kind, claim.seat, claim.actor) == ("claim", 0, MatchAction.Actor.HUMAN)
+    # each bot move was shown: tiles flew to the bots' cards and landed on their piles
+    seen = page.evaluate("() => window.__seen")
+    assert seen["fly"] >= 4 and seen["landed"] >= 2 and seen["moved"] >= 2, seen
     me.assert_clean()
     context.close()
 

@@ -15,13 +15,14 @@ import random
 import pytest
 
 from game import services
-from game.engine import bots
+from game.engine import bots, registry
 from game.engine.match import MatchState
 from game.engine.tiles import NUM_TILES
-from game.engine.views import view_for
 from game.models import HandResult, Match, MatchAction
 from tests.engine.test_properties import all_tiles, check_view_secrecy
 from tests.game.conftest import session_cookie
+
+KUT = registry.get("kut")  # the game's view, as the frames carry it
 
 # The fixtures come from livestack as a plugin; its asserts are rewritten like a test's.
 pytest.register_assert_rewrite("tests.game.livestack")
@@ -148,7 +149,7 @@ def test_a_killed_process_restarts_and_the_hand_goes_on(daphnes, players, ws_loo
         for seat, p in back.items():
             first = p.frames[0]
             assert first["version"] == mm.version
-            assert first["hand"] == json.loads(json.dumps(view_for(ms.hand, seat)))
+            assert first["hand"] == json.loads(json.dumps(KUT.view_for(ms, seat)))
         conns.update(back)
         _play(run, m.pk, conns, rng, states, sent)
     finally:

@@ -113,7 +113,7 @@ def test_the_table_page_for_a_seated_player(players):
     assert "js/table.js" in page and "css/table.css" in page
     for label in ("Görevi Aç", "Yan Yana Aç", "İşle", "Diz", "Son Hamleyi Geri Al",
                   "Atılan Taşı Al", "Oyundan Çık", "Masayı yatay aç.",
-                  "Oyundan çıkmak istediğinize emin misiniz?"):  # fmt: skip
+                  "Oyundan çıkmak istediğine emin misin?"):  # fmt: skip
         assert label in page, label
     strings = table_strings(response)
     # the end-of-hand table links to the in-browser shuffle check (issue 11)

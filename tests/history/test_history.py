@@ -76,7 +76,10 @@ def test_history_lists_only_the_players_own_finished_rated_matches(players):
     assert [r.match.pk for r in rows] == [newer.pk, older.pk]
     assert running.pk not in [r.match.pk for r in rows]
     first = rows[0]
-    assert [p.total for p in first.players] == [-100, 30, 200, 12]
+    # issue 15: the players in placing order, as on the match's page (it was seat order,
+    # so the rows read "4., 1., 2., 3.")
+    assert [p.total for p in first.players] == [-100, 12, 30, 200]
+    assert [p.placing for p in first.players] == [1, 2, 3, 4]
     assert first.mine.name == "ali" and first.mine.placing == 3
     assert first.result.points == 0  # the middle (P-4)
     assert rows[1].mine.placing == 1 and rows[1].result.points == 1  # sole first

@@ -23,7 +23,8 @@ def test_catalogues_are_complete_and_compiled():
 def test_turkish_is_the_default(client):
     page = client.get(reverse("home")).content.decode()
     assert '<html lang="tr">' in page
-    assert "KÜT&#x27;e hoş geldiniz" in page or "KÜT'e hoş geldiniz" in page
+    # sen, not siz (issue 15)
+    assert "KÜT&#x27;e hoş geldin<" in page or "KÜT'e hoş geldin<" in page
     assert "Kayıt ol" in page
 
 

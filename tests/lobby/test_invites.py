@@ -58,7 +58,7 @@ def test_logged_out_through_sign_up_straight_to_the_seat(private_table):
     user = Table.objects.get(pk=private_table.pk).seats.get(seat=1).user
     assert user.username == "yeni"
     page = client.get(response.url).content.decode()
-    assert "Yerinize oturdunuz" in page
+    assert "Yerine oturdun" in page
 
 
 def test_logged_out_through_log_in(private_table, players):

@@ -43,7 +43,7 @@ def test_three_leaves_bar_rated_tables_for_two_hours(players):
     assert until == now - timedelta(minutes=1) + timedelta(hours=2)
     with pytest.raises(LobbyError) as info:
         services.table_join(rated.pk, ali, now=now)
-    assert info.value.code == "leaver_barred" and "test masaları size açık" in info.value.message
+    assert info.value.code == "leaver_barred" and "test masaları sana açık" in info.value.message
     with pytest.raises(LobbyError):
         services.table_create(host=ali, rated=True, now=now)
     services.table_join(test.pk, ali, now=now)  # test tables stay open

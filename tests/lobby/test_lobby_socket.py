@@ -21,8 +21,8 @@ async def next_html(comm, target: str = "lobby-tables") -> str:
 async def test_lobby_updates_reach_a_second_connected_client(players):
     ali, ayse, can = players[:3]
     cookies = [await sync_to_async(session_cookie)(u) for u in (ali, ayse)]
-    first, ok1, _ = await ws_connect("/ws/lobby/", cookies[0])
-    second, ok2, _ = await ws_connect("/ws/lobby/", cookies[1])
+    first, ok1, _ = await ws_connect("/ws/lobby/kut/", cookies[0])
+    second, ok2, _ = await ws_connect("/ws/lobby/kut/", cookies[1])
     assert ok1 and ok2
     assert "Şu anda açık masa yok" in await next_html(first)  # the snapshot on connect
     await next_html(second)
@@ -50,7 +50,7 @@ async def test_lobby_updates_reach_a_second_connected_client(players):
 
 async def test_the_english_client_gets_english_html(players):
     cookie = await sync_to_async(session_cookie)(players[0])
-    comm, ok, _ = await ws_connect("/ws/lobby/", cookie + "; django_language=en")
+    comm, ok, _ = await ws_connect("/ws/lobby/kut/", cookie + "; django_language=en")
     assert ok
     assert "No open tables right now" in await next_html(comm)
     await comm.disconnect()
@@ -98,7 +98,7 @@ async def test_a_seated_player_in_the_lobby_is_sent_to_the_match(players):
     table = await sync_to_async(services.table_create)(host=ali)
     await sync_to_async(services.table_join)(table.pk, ayse)
     comm, ok, _ = await ws_connect("/ws/lobby/", await sync_to_async(session_cookie)(ayse))
-    await next_html(comm)
+    await next_html(comm, "lobby-games")  # the portal's game cards
     match = await sync_to_async(services.table_start)(table.pk, ali, fill_with_bots=True)
     msg = await ws_receive(comm)
     while msg["type"] != "redirect":

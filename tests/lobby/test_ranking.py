@@ -282,5 +282,8 @@ def test_leaderboard_is_paginated_and_the_profile_shows_points(players, client):
     assert "<td>ali</td>" in page and '<td class="num">31</td>' in page
     assert client.get(reverse("lobby:leaderboard") + "?page=x").status_code == 200
     profile = client_for(ali).get(reverse("accounts:profile")).content.decode()
-    assert "Sıralama puanı" in profile and '<dd class="ranking-points">-3' in profile
-    assert "5 (1 galibiyet, 4 mağlubiyet)" in profile
+    # the profile's records per game and level (issue 17): KÜT, Orta: -3 in 5 (1 won, 4 lost)
+    row = profile.split('data-game="kut"', 1)[1].split('<tr data-level="orta">', 1)[1]
+    row = row.split("</tr>", 1)[0]
+    assert "Oyunlara göre kayıtlar" in profile and '<td class="num ranking-points">-3</td>' in row
+    assert [c.split(">", 1)[1] for c in row.split("</td>")[2:5]] == ["5", "1", "4"]

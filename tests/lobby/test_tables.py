@@ -66,7 +66,7 @@ def test_one_open_table_at_a_time(players):
     second = services.table_create(host=ayse)
     refused("seated_elsewhere", services.table_join, second.pk, ali)
     page = client_for(ali).get(reverse("lobby:index")).content.decode()
-    assert "masada oturuyorsunuz" in page and reverse("lobby:leave", args=[first.pk]) in page
+    assert "masada oturuyorsun." in page and reverse("lobby:leave", args=[first.pk]) in page
     client_for(ali).post(reverse("lobby:leave", args=[first.pk]))  # the host: the table closes
     first.refresh_from_db()
     assert first.status == Table.Status.CLOSED
@@ -192,11 +192,11 @@ def test_lobby_lists_open_public_tables_but_never_private_ones(players):
     private = services.table_create(host=ayse, private=True)
     started = services.table_create(host=can)
     services.table_start(started.pk, can, fill_with_bots=True)
-    page = client_for(players[3]).get(reverse("lobby:index")).content.decode()
+    page = client_for(players[3]).get(reverse("lobby:game", args=["kut"])).content.decode()
     assert f'id="table-{public.pk}"' in page and "12 görev" in page and "Test" in page
     assert f'id="table-{private.pk}"' not in page
     assert f'id="table-{started.pk}"' not in page
-    assert 'data-lobby-socket="/ws/lobby/"' in page
+    assert 'data-lobby-socket="/ws/lobby/kut/"' in page  # the game's own live list
     # a private table is reachable only by link: no page, no join
     outsider = client_for(players[3])
     assert outsider.get(reverse("lobby:table", args=[private.pk])).status_code == 404
@@ -216,7 +216,8 @@ def test_create_join_start_through_the_pages(players):
     ali, ayse = players[0], players[1]
     host = client_for(ali)
     form = {
-        "tasks": "5",
+        "game": "kut",
+        "opt_tasks": "5",  # KÜT's own option, from templates/game/kut/options.html
         "rated": "0",
         "private": "0",
         "bots_allowed": "on",
@@ -260,7 +261,7 @@ def test_create_join_start_through_the_pages(players):
 
 def test_bad_form_input_is_a_clear_error_not_a_500(players):
     client = client_for(players[0])
-    response = client.post(reverse("lobby:create"), {"tasks": "7", "level": "x"})
+    response = client.post(reverse("lobby:create"), {"game": "kut", "opt_tasks": "7", "level": "x"})
     assert response.status_code == 400
     assert not Table.objects.exists()
     assert client.post(reverse("lobby:join", args=[999])).status_code == 302

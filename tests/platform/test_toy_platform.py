@@ -27,7 +27,13 @@ def test_toy_game_service_path_timers_history_and_ranking(players):
     a, b = players[:2]
     match = services.match_create(game="toy", options={"hands": 3}, users=[a, b], rated=True)
     assert match.move_seconds == 30  # P-6: the game's default move time
-    assert match.seats.count() == 2 and match.deadline is not None
+    assert match.seats.count() == 2 and match.deadline - match.turn_started == timedelta(seconds=30)
+    chosen = services.match_create(
+        game="toy", options={"hands": 1}, users=[b, a], rated=True, move_seconds=135
+    )  # P-6: the host's choice, 15-s steps
+    assert chosen.deadline - chosen.turn_started == timedelta(seconds=135)
+    with pytest.raises(services.ServiceError):
+        services.match_create(game="toy", users=[a, b], move_seconds=140)
     start = match.turn_started
     # the timer: an overdue turn is completed by the game's own timeout (adds 1)
     late = match.deadline + timedelta(seconds=1)

@@ -163,3 +163,36 @@ class ToyGame:
 
 
 GAME = ToyGame()
+
+
+class ToyRating:
+    """P-9 for the tests: a game of the toy's kind with its own rating, registered as a
+    second toy ("toyr"): 1000 to start; the winner +10, the loser −10 (a replacement
+    loses nothing, a dropped player only loses); leaving costs 2 × the match's hands."""
+
+    START = 1000
+
+    def leave_cost(self, options: dict, completed_hands: int) -> int:
+        return -2 * options["hands"]
+
+    def match_changes(self, result, partners, players, options):
+        out = []
+        for seat, player in enumerate(players):
+            if player is None or player["role"] == "left":
+                out.append(None)
+                continue
+            change = 10 if result.places[seat] == 1 and result.places.count(1) == 1 else -10
+            if player["role"] == "took_over":
+                change = max(change, 0)
+            if player["role"] == "dropped":
+                change = min(change, 0)
+            out.append(change)
+        return out
+
+
+class RatedToyGame(ToyGame):
+    key = "toyr"
+    rating = ToyRating()
+
+
+RATED = RatedToyGame()

@@ -287,11 +287,19 @@ def test_log_in_refuses_hostile_values_with_clear_errors(world):
 
 
 TABLE_CASES = [
-    {}, {"tasks": "7"}, {"tasks": "abc", "rated": "1", "private": "0", "level": "orta"},
-    {"tasks": "99999999999999999999999", "rated": "1", "private": "0", "level": "orta"},
-    {"tasks": "8", "rated": "maybe", "private": "0", "level": "orta"},
-    {"tasks": "8", "rated": "1", "private": "\x00", "level": "orta"},
-    {"tasks": "8", "rated": "1", "private": "0", "level": "<script>alert(1)</script>"},
+    {}, {"game": "kut", "opt_tasks": "7"},
+    {"game": "kut", "opt_tasks": "abc", "rated": "1", "private": "0", "level": "orta"},
+    {"game": "kut", "opt_tasks": "99999999999999999999999", "rated": "1", "private": "0",
+     "level": "orta"},
+    {"game": "kut", "opt_tasks": "8", "rated": "maybe", "private": "0", "level": "orta"},
+    {"game": "kut", "opt_tasks": "8", "rated": "1", "private": "\x00", "level": "orta"},
+    {"game": "kut", "opt_tasks": "8", "rated": "1", "private": "0",
+     "level": "<script>alert(1)</script>"},
+    {"game": "kut", "opt_tasks": "8", "opt_x": "<script>alert(1)</script>", "rated": "1",
+     "private": "0", "level": "orta"},
+    {"game": "<script>alert(1)</script>", "opt_tasks": "8", "rated": "1", "private": "0",
+     "level": "orta"},
+    {"game": "king", "rated": "1", "private": "0", "level": "orta"},  # not playable yet
 ]  # fmt: skip
 
 
