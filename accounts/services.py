@@ -30,11 +30,26 @@ def user_display_name_update(user: User, display_name: str) -> User:
 
 
 def client_ip(request: HttpRequest | None) -> str:
-    """The client's address as the server saw it (run daphne with --proxy-headers behind a
-    trusted proxy so this is the real client, never a client-chosen header)."""
+    """The client's address, as far as this site can trust it (issue 16).
+
+    ``KUT_TRUSTED_PROXIES`` = 0 (the default): the socket's peer, ``REMOTE_ADDR`` (daphne
+    without ``--proxy-headers``, straight on the network).  N > 0: the site runs behind N
+    proxies, each appending the address it saw to ``X-Forwarded-For``: the client is the
+    N-th entry from the right.  Everything left of it was sent by the client and is never
+    trusted (daphne's ``--proxy-headers`` takes the *leftmost* entry as ``REMOTE_ADDR``:
+    a client could pick its own address).  A request with fewer entries did not come
+    through the proxies: the socket's peer then."""
     if request is None:
         return "unknown"
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    peer = request.META.get("REMOTE_ADDR") or "unknown"
+    trusted = settings.KUT_TRUSTED_PROXIES
+    if trusted <= 0:
+        return peer
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [a for a in forwarded if a]
+    if len(forwarded) < trusted:
+        return peer
+    return forwarded[-trusted][:64]
 
 
 def _key(kind: str, value: str) -> str:
@@ -50,10 +65,17 @@ def _keys(username: str, ip: str) -> list[tuple[str, int]]:
 
 
 def login_is_throttled(username: str, ip: str) -> bool:
-    """True when this username or this address used up its failures for the window."""
+    """True when this address used up its failures for the window, or this username did
+    and this address has failed too.  An address with no recent failure may still try a
+    throttled username (issue 16: five wrong passwords a minute from anywhere must not
+    lock the owner out); its first failure ends that."""
     keys = _keys(username, ip)
     counts = cache.get_many([key for key, _limit in keys])
-    return any(counts.get(key, 0) >= limit for key, limit in keys)
+    ip_key, ip_limit = keys[0]
+    ip_failures = counts.get(ip_key, 0)
+    if ip_failures >= ip_limit:
+        return True
+    return ip_failures > 0 and any(counts.get(key, 0) >= limit for key, limit in keys[1:])
 
 
 def login_failure_record(username: str, ip: str) -> None:
@@ -70,3 +92,27 @@ def login_failure_record(username: str, ip: str) -> None:
 def login_failures_clear(username: str) -> None:
     """A successful login forgives that username's earlier failures (not the address's)."""
     cache.delete(_key("user", username))
+
+
+# ------------------------------------------------- sign-up and password reset throttle
+
+
+def _hashed(value: str) -> str:
+    return hashlib.sha256(value.strip().lower().encode()).hexdigest()[:32]
+
+
+def request_allowed(kind: str, *, limits: list[tuple[str, int]], window: int) -> bool:
+    """Count one request of ``kind`` against each ``(value, limit)`` (an address, an
+    e-mail…) in the current ``window`` (shared by every process, kut_site.counters);
+    False when any is over its limit (issue 16: 15 accounts in 7 s, 10 reset mails to
+    one address in a row).  A store that cannot be reached lets the request through."""
+    from kut_site import counters
+
+    allowed = True
+    for value, limit in limits:
+        try:
+            count = counters.hit(f"{kind}.{_hashed(value)}", window)
+        except Exception:
+            return True
+        allowed = allowed and count <= limit
+    return allowed

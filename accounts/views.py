@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -13,7 +14,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from .forms import LoginForm, ProfileForm, SignUpForm
-from .services import user_display_name_update
+from .services import client_ip, request_allowed, user_display_name_update
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -36,6 +37,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_url or "home")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
+        if not request_allowed(
+            "signup", window=settings.KUT_SIGNUP_WINDOW_SECONDS,
+            limits=[(client_ip(request), settings.KUT_SIGNUPS_PER_IP)],
+        ):  # fmt: skip
+            form.add_error(None, _("Too many accounts were made from your address. "
+                                   "Please try again later."))  # fmt: skip
+            context = {"form": form, "next": next_url}
+            return render(request, "accounts/signup.html", context, status=429)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to KÜT, %(name)s!") % {"name": user.username})
@@ -73,6 +82,22 @@ class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "accounts/email/password_reset.txt"
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        """At most KUT_PASSWORD_RESETS_PER_IP requests per address and
+        KUT_PASSWORD_RESETS_PER_EMAIL mails per address asked for in the window (whether
+        or not an account has it: the answer tells nothing about the account)."""
+        email = form.cleaned_data.get("email", "")
+        if not request_allowed(
+            "password-reset", window=settings.KUT_PASSWORD_RESET_WINDOW_SECONDS,
+            limits=[(client_ip(self.request), settings.KUT_PASSWORD_RESETS_PER_IP),
+                    (f"email:{email}", settings.KUT_PASSWORD_RESETS_PER_EMAIL)],
+        ):  # fmt: skip
+            form.add_error(None, _("Too many password reset requests. Please try again later."))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -43,6 +43,10 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
     if seats is None:
         seats = list(match.seats.select_related("user").order_by("seat"))
     texts, watch = frame_texts(match, seats, ms, watchers=match.watchers_allowed)
+    # K-X3, issue 16: a seat whose player left is the bot's; no socket gets its frame (the
+    # leaver's are closed, and this holds even if that message was lost)
+    left = {s.seat for s in seats if s.left}
+    texts = [None if seat in left else text for seat, text in enumerate(texts)]
     try:
         fanout.publish(match_topic(match_id), [*texts, watch])
     except Exception:  # Redis unreachable: a committed change stays; clients resync

@@ -146,12 +146,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return services.seat_of(match, user), services.may_view(match, user)
 
     @database_sync_to_async
-    def _frame(self):
+    def _frame(self) -> dict | None:
+        """The snapshot; None when the player left the seat (K-X3: the bot's now)."""
         match = Match.objects.get(pk=self.match_id)
-        return match_frame(match, self.seat)
+        seats = list(match.seats.select_related("user"))
+        if self.seat is not None and any(s.seat == self.seat and s.left for s in seats):
+            return None
+        return match_frame(match, self.seat, seats)
 
     async def send_snapshot(self):
-        await self.send(text_data=frame_text(await self._frame()))
+        frame = await self._frame()
+        if frame is None:
+            await self.seat_left({})
+        else:
+            await self.send(text_data=frame_text(frame))
 
     async def send_error(self, code: str, version=None):
         await self.send(text_data=json.dumps(
@@ -236,7 +244,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         if error is None:
             return
-        if isinstance(error, services.ServiceError):
+        if isinstance(error, services.ServiceError) and error.code == "left":
+            await self.seat_left({})  # K-X3: says so and closes
+        elif isinstance(error, services.ServiceError):
             await self.send_error(error.code)
             if error.code == "stale_version":
                 await self.send_snapshot()
@@ -253,7 +263,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.exception("snapshot failed on match %s", self.match_id)
             await self.send_error("server_error")
             return
-        if isinstance(frame, str):
+        if frame == "left":
+            await self.seat_left({})  # says so and closes
+        elif isinstance(frame, str):
             await self.send_error(frame)
         else:
             await self.send(text_data=frame_text(frame))

@@ -115,6 +115,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "kut_site.middleware.SecurityHeadersMiddleware",  # CSP, Permissions-Policy (issue 16)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -160,7 +161,11 @@ if DATABASE_URL:
     DB_POOL = postgres and env_bool("DB_POOL", True)
     DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 2)
     DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 10)
-    DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 10.0)  # seconds a call waits for one
+    # Seconds a call waits for a free connection.  A call holds one for milliseconds, so
+    # a longer wait means an outage (or a server far past its capacity): the player then
+    # gets an error at once rather than a move applied long after
+    # (tests/security/test_faults.py::test_database_unreachable_for_a_few_seconds).
+    DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 2.0)
     conn_max_age = env_int("DB_CONN_MAX_AGE", 0)
     if DB_POOL:
         if conn_max_age:
@@ -414,6 +419,16 @@ KUT_LEAVER_BAN_SECONDS = env_int("KUT_LEAVER_BAN_SECONDS", 2 * 3600)
 KUT_LOGIN_FAILURES_PER_USERNAME = env_int("KUT_LOGIN_FAILURES_PER_USERNAME", 5)
 KUT_LOGIN_FAILURES_PER_IP = env_int("KUT_LOGIN_FAILURES_PER_IP", 20)
 KUT_LOGIN_WINDOW_SECONDS = env_int("KUT_LOGIN_WINDOW_SECONDS", 60)
+# Sign-up and password reset (issue 16): per client address, and reset mails per
+# e-mail address asked for, in each window.
+KUT_SIGNUPS_PER_IP = env_int("KUT_SIGNUPS_PER_IP", 5)
+KUT_SIGNUP_WINDOW_SECONDS = env_int("KUT_SIGNUP_WINDOW_SECONDS", 3600)
+KUT_PASSWORD_RESETS_PER_IP = env_int("KUT_PASSWORD_RESETS_PER_IP", 10)
+KUT_PASSWORD_RESETS_PER_EMAIL = env_int("KUT_PASSWORD_RESETS_PER_EMAIL", 3)
+KUT_PASSWORD_RESET_WINDOW_SECONDS = env_int("KUT_PASSWORD_RESET_WINDOW_SECONDS", 3600)
+# Proxies in front of the site that append the client's address to X-Forwarded-For
+# (accounts.services.client_ip): 0 = none, the socket's peer is the client.
+KUT_TRUSTED_PROXIES = env_int("KUT_TRUSTED_PROXIES", 0)
 # Sockets one user may hold open at once, over all processes (kut_site.sockets).
 KUT_SOCKETS_PER_USER = env_int("KUT_SOCKETS_PER_USER", 8)
 # Under daphne: a whole HTTP request must arrive within this many seconds of the

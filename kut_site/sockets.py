@@ -139,3 +139,14 @@ async def trim_idle_connections(layer, keep: int = KEEP_IDLE_CONNECTIONS) -> int
                 pass
             closed += 1
     return closed
+
+
+def reset() -> None:
+    """Tests: forget every count (a test's communicators may never have closed)."""
+    with _lock:
+        _local.clear()
+    if settings.REDIS_URL:
+        client = redis_client.client()
+        keys = list(client.scan_iter(match=_key("*"), count=1000))
+        if keys:
+            client.delete(*keys)

@@ -17,7 +17,9 @@ Anonymous or banned users are refused at connect; a ban closes the socket
 from __future__ import annotations
 
 import json
+import time
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -26,9 +28,12 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.bans import user_is_banned
+from kut_site import sockets
 from lobby import broadcast, selectors
 
 MAX_FRAME_BYTES = 1024
+PING_RATE = 2.0  # pings answered per second (bursts of PING_BURST); more are ignored
+PING_BURST = 5.0
 
 
 def scope_language(scope) -> str:
@@ -49,6 +54,7 @@ def scope_language(scope) -> str:
 
 class _LobbySocket(AsyncWebsocketConsumer):
     groups_joined: list[str]
+    counted = False  # counts against the user's sockets (kut_site.sockets, issue 16)
 
     async def _open(self, groups: list[str]) -> bool:
         user = self.scope.get("user")
@@ -58,6 +64,13 @@ class _LobbySocket(AsyncWebsocketConsumer):
         if user_is_banned(user):
             await self.close(code=4003)
             return False
+        self.counted = await sync_to_async(sockets.enter, thread_sensitive=False)(
+            user.pk, self.channel_name
+        )
+        if not self.counted:  # KUT_SOCKETS_PER_USER open already, match sockets included
+            await self.close(code=4029)
+            return False
+        self.tokens, self.stamp = PING_BURST, time.monotonic()
         self.user = user
         self.language = scope_language(self.scope)
         self.groups_joined = [*groups, f"user.{user.pk}"]
@@ -67,10 +80,27 @@ class _LobbySocket(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, code):
+        if self.counted:
+            self.counted = False
+            await sync_to_async(sockets.leave, thread_sensitive=False)(
+                self.scope["user"].pk, self.channel_name
+            )
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        await sockets.trim_idle_connections(self.channel_layer)
+
+    def _allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(PING_BURST, self.tokens + (now - self.stamp) * PING_RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not self._allow():
+            return  # a flood: ignored, no parsing (issue 16)
         if text_data and len(text_data) <= MAX_FRAME_BYTES:
             try:
                 msg = json.loads(text_data)

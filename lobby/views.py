@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import portal
@@ -265,23 +265,30 @@ INVITE_STATUS = {"invite_invalid": 404, "invite_expired": 410, "invite_revoked":
 
 
 @never_cache
-@require_GET
+@require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, token: str) -> HttpResponse:
-    """Opening an invite link: logged out, a page that leads through log-in or sign-up
-    and back here; logged in, straight to the seat (the token is the capability; the
-    session cookie is SameSite=Lax, so only a followed link, never an embedded request,
-    arrives logged in).  A bad link or a table one cannot join: a clear message, nothing
-    changes."""
+    """An invite link.  GET only shows the table and asks to sit down (issue 16: a
+    cross-site GET must never seat anyone at a rated table); logged out, the page leads
+    through log-in or sign-up and back here.  Sitting down is a POST of this page's own
+    form (CSRF-protected).  A bad link or a table one cannot join: a clear message,
+    nothing changes."""
     try:
         found = services.invite_check(token)
     except LobbyError as exc:
         return _invite_error(request, exc)
+    table = found.table
     if not request.user.is_authenticated:
-        return render(request, "lobby/invite.html", {"table": found.table, "next": request.path})
+        if request.method == "POST":
+            return redirect(request.path)
+        return render(request, "lobby/invite.html", {"table": table, "next": request.path})
+    if table.seats.filter(user=request.user).exists():
+        return redirect("lobby:table", found.table_id)  # seated already: nothing to ask
+    if request.method == "GET":
+        return render(request, "lobby/invite.html", {"table": table, "ask": True})
     try:
         services.invite_accept(token, request.user)
     except LobbyError as exc:
-        return _invite_error(request, exc, found.table)
+        return _invite_error(request, exc, table)
     messages.success(request, _("You are seated. Welcome to the table!"))
     return redirect("lobby:table", found.table_id)
 

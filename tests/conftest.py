@@ -22,6 +22,10 @@ def pytest_configure(config):
     # Hashing with PBKDF2 at full strength costs ~0.3 s a password on these machines.
     # Tests run in-process with a fast hasher; the start-up test's server keeps the real one.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The test process's own connections: not pooled.  Tests run the ORM from threads
+    # of their own that never give a pooled connection back (daphne's calls and Celery
+    # tasks do); the site processes the tests start keep the pool (issue 16).
+    settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
     # "Fast bots" (issue 15): in the test process every bot move runs at once unless a
     # test asks for the human pace (``settings.KUT_BOT_DELAY_SECONDS``).
     settings.KUT_BOT_DELAY_SECONDS = 0
@@ -69,16 +73,27 @@ def isolated_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_signup_throttle_unless_tested(settings):
+    """Sign-ups and password resets are throttled per address (issue 16); every test
+    signs up from 127.0.0.1 and, with Redis, the counts outlive a test.  Tests of the
+    throttle set their own limits."""
+    settings.KUT_SIGNUPS_PER_IP = 10**6
+    settings.KUT_PASSWORD_RESETS_PER_IP = 10**6
+    settings.KUT_PASSWORD_RESETS_PER_EMAIL = 10**6
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """channels-redis binds its locks to the event loop that first used the layer; each
     async test runs in a loop of its own, so every test gets a fresh layer instance (and
     fresh fan-out hubs, kut_site.fanout)."""
     from channels.layers import channel_layers
 
-    from kut_site import fanout
+    from kut_site import fanout, sockets
 
     channel_layers.backends.clear()
     fanout.reset()
+    sockets.reset()  # sockets per user (issue 16): no count left by an earlier test
     yield
     channel_layers.backends.clear()
     fanout.reset()

@@ -50,7 +50,8 @@ SITE_VARS = {
     "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS", "KUT_BOTS_INLINE", "KUT_BOT_DELAY_SECONDS", "KUT_TURN_SECONDS",
     "KUT_NEXT_HAND_SECONDS", "KUT_VAR_DIR", "KUT_TEST_SEEDS", "KUT_CELERY_QUEUE",
-    "KUT_CHANNEL_PREFIX", "KUT_CLAIM_WINDOW_SECONDS",
+    "KUT_CHANNEL_PREFIX", "KUT_CLAIM_WINDOW_SECONDS", "KUT_CACHE_PREFIX", "KUT_SOCKETS_PER_USER",
+    "KUT_TRUSTED_PROXIES",
     "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
     "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
 }  # fmt: skip
@@ -186,6 +187,7 @@ def site_env(var_dir: Path, overrides: dict[str, str] | None = None) -> dict[str
         run = uuid.uuid4().hex[:12]
         env["KUT_CELERY_QUEUE"] = f"kut-e2e-{run}"  # our worker takes only our tasks
         env["KUT_CHANNEL_PREFIX"] = f"kut-e2e-{run}"  # and our groups are our own
+        env["KUT_CACHE_PREFIX"] = f"kut-e2e-{run}"  # and our counters (sign-ups, sockets)
     return env
 
 

@@ -170,14 +170,20 @@ class Table:
     def wait(self, js: str, arg=None, timeout: int = TURN_TIMEOUT) -> None:
         self.page.wait_for_function(js, arg=arg, timeout=timeout)
 
+    @property
+    def changes(self) -> int:
+        """Shared versions plus this seat's private layout changes (a layout move keeps
+        the version and raises ``layout``, issue 16): one more for every accepted move."""
+        return self.version + int(self.data("layout") or 0)
+
     def act(self, do) -> str | None:
         """Run ``do()`` and wait until the table changed (a newer frame) or the server
         answered with an error; returns the error code, if any."""
-        before, errors = self.version, self.error_count
+        before, errors = self.changes, self.error_count
         do()
         self.wait(
             "([v, e]) => { const d = document.getElementById('kt').dataset;"
-            " return Number(d.version) > v || Number(d.errors) > e; }",
+            " return Number(d.version) + Number(d.layout || 0) > v || Number(d.errors) > e; }",
             [before, errors],
         )
         if self.error_count > errors:
@@ -229,12 +235,12 @@ class Table:
     def act_many(self, clicks) -> str | None:
         """Several clicks in a row (the script sends them one after the other); waits
         until each was answered: as many newer versions, or an error."""
-        before, errors = self.version, self.error_count
+        before, errors = self.changes, self.error_count
         for click in clicks:
             click()
         self.wait(
             "([v, n, e]) => { const d = document.getElementById('kt').dataset;"
-            " return Number(d.version) >= v + n || Number(d.errors) > e; }",
+            " return Number(d.version) + Number(d.layout || 0) >= v + n || Number(d.errors) > e; }",
             [before, len(clicks), errors],
         )
         if self.error_count > errors:

@@ -256,12 +256,14 @@ async def test_leaving_mid_match_a_bot_takes_over_p5_is_recorded_and_the_last_le
     )()
     # ayse, the last human, leaves too: the table closes as abandoned (K-X3)
     await sync_to_async(services.match_leave)(match.pk, ayse)
-    while True:
+    while True:  # issue 16: the leaver's own socket is told and closed at once
         frame = await receive(stay)
-        if frame["match"]["status"] != "playing":
+        if frame["type"] == "error":
             break
-    assert frame["match"]["status"] == "abandoned"
-    await stay.disconnect()
+    assert frame["code"] == "left"
+    assert (await stay.receive_output(timeout=5))["type"] == "websocket.close"
+    m = await sync_to_async(Match.objects.get)(pk=match.pk)
+    assert m.status == "abandoned"
 
     # P-5 through the lobby's ranking: both left during the first hand: a loss each
     results = await sync_to_async(

@@ -115,6 +115,8 @@ def test_devstack_serves_signs_up_and_stops_cleanly(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     # A fresh SQLite database and broker folder in tmp; REDIS_URL is kept when set.
     env.update(PORT=str(port), KUT_VAR_DIR=str(tmp_path / "var"), DEBUG="1", PYTHONUNBUFFERED="1")
+    # counters of its own (with REDIS_URL the sign-up throttle's counts outlive a run)
+    env["KUT_CACHE_PREFIX"] = f"kut-startup-{port}-{os.getpid()}"
     log = tmp_path / "devstack.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(

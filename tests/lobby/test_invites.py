@@ -1,4 +1,5 @@
-"""Invite links: through sign-up or log-in straight to the seat; bad links change nothing."""
+"""Invite links: through sign-up or log-in to the table, which asks to sit down (a POST,
+issue 16); bad links change nothing."""
 
 from __future__ import annotations
 
@@ -48,7 +49,10 @@ def test_logged_out_through_sign_up_straight_to_the_seat(private_table):
         },
     )
     assert response.status_code == 302 and response.url == url
-    response = client.get(url)
+    page = client.get(url)  # the table, and a question: nobody is seated by a GET
+    assert page.status_code == 200 and "Masaya otur" in page.content.decode()
+    assert seated(private_table)[1] is None
+    response = client.post(url)
     assert response.status_code == 302
     assert response.url == reverse("lobby:table", args=[private_table.pk])
     user = Table.objects.get(pk=private_table.pk).seats.get(seat=1).user
@@ -66,15 +70,40 @@ def test_logged_out_through_log_in(private_table, players):
     )
     assert response.status_code == 302 and response.url == url
     client.get(url)
+    assert seated(private_table) == [players[0].pk, None, None, None]
+    client.post(url)
     assert seated(private_table) == [players[0].pk, players[1].pk, None, None]
 
 
-def test_logged_in_goes_straight_to_the_seat(private_table, players):
+def test_logged_in_sits_down_with_a_post(private_table, players):
     client = client_for(players[2])
-    response = client.get(link(private_table))
+    page = client.get(link(private_table))
+    assert page.status_code == 200 and "Masaya otur" in page.content.decode()
+    assert seated(private_table)[1] is None
+    response = client.post(link(private_table))
     assert response.url == reverse("lobby:table", args=[private_table.pk])
     assert seated(private_table)[1] == players[2].pk
     assert client.get(response.url).status_code == 200  # the private table's page
+    # seated already: the link leads to the table
+    assert client.get(link(private_table)).url == response.url
+
+
+def test_a_cross_site_get_or_post_seats_nobody(private_table, players):
+    """Issue 16: a link or an image on another site (a GET) made the victim sit at a
+    rated table the host then started with bots.  A GET only asks; a POST without the
+    page's CSRF token is refused."""
+    victim = Client(enforce_csrf_checks=True)
+    victim.force_login(players[3])
+    url = link(private_table)
+    assert victim.get(url).status_code == 200
+    assert victim.get(url, HTTP_SEC_FETCH_SITE="cross-site").status_code == 200
+    assert victim.post(url).status_code == 403  # forged: no token
+    assert victim.head(url).status_code in (200, 405)
+    assert players[3].pk not in seated(private_table)
+    page = victim.get(url).content.decode()
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert victim.post(url, {"csrfmiddlewaretoken": token}).status_code == 302
+    assert players[3].pk in seated(private_table)
 
 
 def test_unsafe_next_is_ignored_after_sign_up(client):
@@ -118,9 +147,10 @@ def test_bad_links_give_a_clear_message_and_change_nothing(private_table, player
         token = "x"
     before = seated(private_table)
     for client in (client_for(players[1]), Client()):  # logged in and logged out
-        response = client.get(reverse("lobby:invite", args=[token]))
-        assert response.status_code == status
-        assert message in response.content.decode()
+        for method in (client.get, client.post):
+            response = method(reverse("lobby:invite", args=[token]))
+            assert response.status_code == status
+            assert message in response.content.decode()
     assert seated(private_table) == before
     assert not private_table.seats.filter(user=players[1]).exists()
 
@@ -137,7 +167,8 @@ def test_a_full_started_or_closed_table_gives_a_clear_message(private_table, pla
     if state == "closed":
         services.table_close(private_table.pk, host)
     before = seated(private_table)
-    response = client_for(players[4]).get(url)
+    client = client_for(players[4])
+    response = client.get(url) if state != "full" else client.post(url)
     assert response.status_code == 409
     expected = {"full": "Bu masa dolu.", "started": "başladı", "closed": "kapatıldı"}[state]
     assert expected in response.content.decode()

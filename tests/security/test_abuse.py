@@ -217,7 +217,7 @@ async def test_websockets_refuse_foreign_origins(players):
         for origin in ("http://localhost", "http://localhost:8000", "https://127.0.0.1"):
             comm, ok, _ = await connect(mid, cookie, origin=origin) if "match" in path else \
                 await _lobby(path, cookie, origin)  # fmt: skip
-            assert ok, (path, origin)
+            assert ok, (path, origin, _)
             await comm.disconnect()
 
 

@@ -68,6 +68,9 @@ def own_daphne(django_db_setup, tmp_path_factory):
         KUT_SOCKETS_PER_USER=str(SOCKETS_PER_USER),
         KUT_HTTP_REQUEST_SECONDS=str(REQUEST_SECONDS),
         KUT_TURN_SECONDS="45",
+        KUT_TRUSTED_PROXIES="1",  # the test plays the one proxy, appending 127.0.0.1
+        KUT_LOGIN_FAILURES_PER_IP="8",  # (20 by default; fewer slow hashes here)
+        KUT_LOGIN_FAILURES_PER_USERNAME="5",
         KUT_CACHE_PREFIX=TAG,  # counters of its own (user ids repeat from run to run)
     )
     d = Daphne("i16", env, tmp_path_factory.mktemp("daphne-i16"), extra_args=("--proxy-headers",))
@@ -386,6 +389,64 @@ def test_one_user_cannot_open_more_than_the_limit_and_closed_sockets_free_everyt
     # and the count is free again: all the places can be taken once more
     socks = run(_all(*(open_watch(cookie) for _ in range(SOCKETS_PER_USER))))
     run(_all(*(s.close() for s in socks)))
+
+
+# --- 5. the login throttle counts the real address ------------------------------------------
+
+
+def _login_attempts(site: Daphne, attempts: list[tuple[str, str, str]]) -> list[int]:
+    """POST the login form (with its CSRF token) once per (username, password,
+    X-Forwarded-For); the status codes."""
+    import http.cookiejar
+    import re
+    import urllib.parse
+
+    jar = http.cookiejar.CookieJar()
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None  # a 302 is the answer: a successful login
+
+    opener = urllib.request.build_opener(
+        urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(jar), NoRedirect()
+    )
+    url = f"http://127.0.0.1:{site.port}/accounts/login/"
+    with opener.open(url, timeout=30) as resp:
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', resp.read()).group(1)
+    codes = []
+    for username, password, forwarded in attempts:
+        data = urllib.parse.urlencode({"username": username, "password": password,
+                                       "csrfmiddlewaretoken": token.decode()}).encode()  # fmt: skip
+        req = urllib.request.Request(url, data=data, headers={"X-Forwarded-For": forwarded})
+        try:
+            with opener.open(req, timeout=30) as resp:
+                codes.append(resp.status)
+        except urllib.error.HTTPError as exc:
+            codes.append(exc.code)
+    return codes
+
+
+def test_rotating_forwarded_addresses_do_not_escape_the_login_throttle(site, players):
+    """Issue 16 item 5: daphne with ``--proxy-headers`` took the client's own leftmost
+    X-Forwarded-For entry as its address: 30 failed logins with rotating values were
+    all evaluated.  With KUT_TRUSTED_PROXIES=1 the address the proxy appended counts:
+    after its 8 failures (KUT_LOGIN_FAILURES_PER_IP here) every further attempt is refused (429), whatever the client put
+    in front; the owner logs in from another real address."""
+    wrong = [(f"yok{i}", "yanlis", f"203.0.113.{i}, 127.0.0.1") for i in range(14)]
+    codes = _login_attempts(site, wrong)
+    assert codes[:8] == [200] * 8 and codes[8:] == [429] * 6, codes
+    # the same, with the attacker's own "…, 127.0.0.1" in front: still the real one
+    codes = _login_attempts(site, [("yok", "yanlis", "127.0.0.9, 127.0.0.1")])
+    assert codes == [429]
+    # another real address (what the proxy appended) is not throttled (the password
+    # hashed as the site hashes it: the tests' own hasher is not the site's)
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    hasher = PBKDF2PasswordHasher()
+    players[0].password = hasher.encode("kirmizi-yedi-okey-42", hasher.salt())
+    players[0].save(update_fields=["password"])
+    owner = [(players[0].username, "kirmizi-yedi-okey-42", "127.0.0.1, 10.0.0.8")]
+    assert _login_attempts(site, owner) == [302]
 
 
 # --- 8. slow HTTP clients ------------------------------------------------------------------------
