@@ -52,7 +52,11 @@ pytestmark = [
 ]  # fmt: skip
 
 TURN = 3  # seconds per turn in the rated matches here
-OUTAGE = 4.0  # seconds the database is unreachable
+# Seconds the database is unreachable.  A request that needs the database waits at most
+# DB_POOL_TIMEOUT (2 s) for a pooled connection, then gets its error; the socket handles
+# its messages one after the other, so the move's and the snapshot's errors take up to
+# twice that: the outage lasts long enough for both to fall inside it.
+OUTAGE = 6.0
 
 
 class Stack:

@@ -299,7 +299,7 @@ TABLE_CASES = [
      "private": "0", "level": "orta"},
     {"game": "<script>alert(1)</script>", "opt_tasks": "8", "rated": "1", "private": "0",
      "level": "orta"},
-    {"game": "king", "rated": "1", "private": "0", "level": "orta"},  # not playable yet
+    {"game": "kastet", "rated": "1", "private": "0", "level": "orta"},  # not playable yet
 ]  # fmt: skip
 
 
