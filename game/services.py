@@ -523,9 +523,7 @@ def match_next_hand(match_id: int, expected_version: int | None = None,
         st = spec.from_dict(match.state)
         turn_before = _turn_key(spec, st)
         steps = match.actions.filter(kind="next_hand").count()
-        spec.start_next_hand(
-            st, _rng_for_next_hand(match.seed, len(spec.hand_results(st)), steps)
-        )
+        spec.start_next_hand(st, _rng_for_next_hand(match.seed, len(spec.hand_results(st)), steps))
         match.status = Match.Status.PLAYING
         match.deadline = None
         _save(
