@@ -98,8 +98,7 @@ def test_a_void_hand_writes_nothing_and_is_dealt_again_with_a_new_shuffle(
     players, django_capture_on_commit_callbacks
 ):
     """V-E2, V-M5 on the platform: the deck runs out, no hand result is written, the
-    pause follows, and the same hand number is dealt again from a new shuffle; the
-    replay of the seed and the log gives the same state."""
+    pause follows, and the same hand number is dealt again from a new shuffle."""
     match = kdvli_match(players)
     state = match.state
     hand = state["hand"]
@@ -122,5 +121,3 @@ def test_a_void_hand_writes_nothing_and_is_dealt_again_with_a_new_shuffle(
     assert match.status == Match.Status.PLAYING and match.state["hand_no"] == 1
     assert again["starter"] == hand["starter"]
     assert again["deal"]["commitment"] != first_commitment  # a new shuffle
-    # the seed and the action log give the same state (replays, history)
-    assert KDVLI.to_dict(services.match_replay(match)) == match.state
