@@ -579,7 +579,9 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
             if s not in botset:
                 continue
             level = seats[s].bot_level or "normal"
-            action = spec.bot_choose(_bot_view(spec, st, s), level, rng)
+            action = spec.bot_choose(
+                _bot_view(spec, st, s), level, _test_bot_rng(match, spec, st, s) or rng
+            )
             if action is not None:
                 choice = (s, action)
                 break
@@ -601,6 +603,15 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
     _save(match, spec, st, seats, now, turn_before,
           (seat, action["type"], action, MatchAction.Actor.BOT))  # fmt: skip
     return events
+
+
+def _test_bot_rng(match: Match, spec, st, seat: int) -> random.Random | None:
+    """Browser tests only (``DEBUG`` and ``KUT_TEST_SEEDS``): a bot's chance comes from
+    the match seed and the turn, so that a seeded match plays out on the live site as it
+    did in the engine alone (tests/e2e/test_kdvli.py).  None everywhere else."""
+    if not (settings.DEBUG and getattr(settings, "KUT_TEST_SEEDS", False)):
+        return None
+    return SeededRNG(f"{match.seed}:bot:{orjson.dumps(spec.turn_key(st)).decode()}:{seat}")
 
 
 def _bot_view(spec, st, seat: int) -> dict:

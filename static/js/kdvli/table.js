@@ -252,6 +252,7 @@ function render() {
   const h = S.hand;
   const m = S.match;
   root.dataset.version = String(S.version);
+  root.dataset.layout = String(S.layout);
   root.dataset.status = m ? m.status : "";
   root.dataset.hand = h ? String(h.hand_no) : "";
   root.dataset.deal = h && h.fair ? String(h.fair.commitment || "") : "";
