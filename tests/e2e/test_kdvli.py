@@ -29,7 +29,7 @@ from game.engine.kdvli import counting
 from game.engine.okey.tiles import face_name, face_sort_key, okey_face, parse_face
 from game.models import Match
 from lobby.models import Ranking
-from tests.e2e.livesite import start_site, remove_stale_test_databases
+from tests.e2e.livesite import remove_stale_test_databases, start_site
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context, shot
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -266,7 +266,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
             # the rack is KÜT's: a tile dragged to an empty cell stays there (V-R1)
             src = next(c for c in f["cells"] if c["id"])
             dst = next(c for c in reversed(f["cells"]) if not c["id"])
-            table.act(lambda: table.cell(src["i"]).drag_to(table.cell(dst["i"])))
+            table.act(lambda a=src["i"], b=dst["i"]: table.cell(a).drag_to(table.cell(b)))
             assert next(c for c in table.facts()["cells"] if c["i"] == dst["i"])["id"] == src["id"]
             seen["moved"] += 1
             f = table.facts()
@@ -292,13 +292,13 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
             f = table.facts()
             cell = [c for c in f["cells"] if c["face"] == face][-1]
             shot(page, "kdvli-before-finish-desktop")
-            table.act(lambda: table.cell(cell["i"]).drag_to(page.locator(".kv-indicator")))
+            table.act(lambda i=cell["i"]: table.cell(i).drag_to(page.locator(".kv-indicator")))
             seen["finish"] += 1
             continue
         cell = next(c for c in f["cells"] if c["face"] == face)
         if turns % 2:
             table.act(
-                lambda: table.cell(cell["i"]).drag_to(
+                lambda i=cell["i"]: table.cell(i).drag_to(
                     page.locator('.kt-pile-btn[data-pile="discard"]')
                 )
             )
