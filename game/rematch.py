@@ -175,6 +175,12 @@ def rematch_start(match_id: int, user, *, may_play: Callable | None = None,
         return _start(match, seats, may_play, now)
 
 
+def _rematch_options(options: dict, tasks: int) -> dict:
+    """The new match's options: the old match's, with the chosen task count for a game
+    that counts tasks (KÜT); a game without tasks (KDVli's hands) plays the same again."""
+    return {**options, "tasks": tasks} if "tasks" in options else dict(options)
+
+
 def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Match:
     """Create the rematch (inside the caller's transaction, the old match locked)."""
     from game import services
@@ -190,7 +196,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         levels.append("" if keep else (s.bot_level or "normal"))
     new = services.match_create(
         game=match.game,
-        options={**(match.options or {}), "tasks": offer["tasks"]},
+        options=_rematch_options(match.options or {}, offer["tasks"]),
         level=match.level,
         move_seconds=match.move_seconds,
         partners=match.partners,

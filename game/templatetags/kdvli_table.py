@@ -63,6 +63,7 @@ def kdvli_strings() -> dict:
         "your_turn_first": _("Your turn: you start with 15 tiles — discard one, or finish."),
         "your_turn_play": _("Discard a tile, or finish by dropping it on the indicator."),
         "seconds_left": _("{n} s"),
+        "move_time": _("Move time"),
         "hand_of": _("Hand {n}/{total}"),
         "deck": _("Deck: {n} tiles"),
         "draw": _("Draw a tile from the deck"),

@@ -439,6 +439,7 @@ function render() {
   const m = S.match;
   // Plain facts on the root for styling and for the browser tests.
   root.dataset.version = String(S.version);
+  root.dataset.layout = String(S.layout); // private rack-layout frames (issue 16)
   root.dataset.status = m ? m.status : "";
   root.dataset.hand = m ? String(m.hand_no) : "";
   root.dataset.phase = myTurn() ? h.phase : "wait";

@@ -174,11 +174,15 @@ class Table:
         """Run ``do()`` and wait until the table changed (a newer frame) or the server
         answered with an error; returns the error code, if any."""
         before, errors = self.version, self.error_count
+        layout = int(self.data("layout") or 0)
         do()
+        # a private rack-layout change comes back with the same version and a higher
+        # layout count (issue 16)
         self.wait(
-            "([v, e]) => { const d = document.getElementById('kt').dataset;"
-            " return Number(d.version) > v || Number(d.errors) > e; }",
-            [before, errors],
+            "([v, e, l]) => { const d = document.getElementById('kt').dataset;"
+            " return Number(d.version) > v || Number(d.errors) > e"
+            " || Number(d.layout || 0) > l; }",
+            [before, errors, layout],
         )
         if self.error_count > errors:
             return self.data("lastError")

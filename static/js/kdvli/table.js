@@ -25,7 +25,7 @@ const board = root.querySelector(".kt-board");
 const $ = (sel, el = root) => el.querySelector(sel);
 const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 
-const S = { version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, lastSync: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
+const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, lastSync: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
 const net = { ws: null, open: false, everOpened: false, attempts: 0, stopped: false, inflight: null, retryTimer: null };
 
 // --- helpers -------------------------------------------------------------------------------
@@ -382,7 +382,9 @@ function renderSettings() {
     [T.indicator, `${plainName(h.indicator)}${h.coloured ? " (×2)" : ""}`],
     [T.okey, plainName(h.okey)],
   ];
-  if (h.move_seconds && h.rated) facts.push(["⏱", fmt(T.seconds_left, { n: S.match.deadline ? Math.round((S.match.deadline - S.match.turn_started) / 1000) : h.move_seconds })]);
+  const m = S.match;
+  if (m.status === "playing" && m.deadline && m.turn_started) S.turnSeconds = Math.round((m.deadline - m.turn_started) / 1000);
+  if (S.turnSeconds) facts.push([T.move_time, fmt(T.seconds_left, { n: S.turnSeconds })]); // P-6, V-N5
   $(".kv-facts").innerHTML = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("");
 }
 
@@ -516,7 +518,7 @@ function renderOverlay() {
       scores.innerHTML = "";
     } else {
       const kind = h.finish_kind === "pairs" ? T.kind_pairs : T.kind_runs;
-      sub.innerHTML = `${esc(fmt(T.finished_by, { name: seatName(h.finisher) }))} ${esc(kind)} · <strong class="kv-mult">${esc(fmt(T.multiplier, { n: h.multiplier }))}</strong>`;
+      sub.innerHTML = `${esc(fmt(T.finished_by, { name: seatName(h.finisher) }))} (${esc(kind)}) · <strong class="kv-mult">${esc(fmt(T.multiplier, { n: h.multiplier }))}</strong>`;
       let head = `<tr><th scope="col">${esc(T.col_player)}</th><th scope="col">${esc(T.col_points)}</th><th scope="col">${esc(T.col_bonus)}</th><th scope="col">${esc(T.col_hand)}</th><th scope="col">${esc(T.col_total)}</th></tr>`;
       let body = "";
       for (const s of [0, 1, 2, 3].map(seatAt)) {

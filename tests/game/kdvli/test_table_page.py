@@ -121,3 +121,19 @@ def test_a_void_hand_writes_nothing_and_is_dealt_again_with_a_new_shuffle(
     assert match.status == Match.Status.PLAYING and match.state["hand_no"] == 1
     assert again["starter"] == hand["starter"]
     assert again["deal"]["commitment"] != first_commitment  # a new shuffle
+
+
+def test_a_rematch_of_a_kdvli_match_plays_the_same_options(players):
+    """K-X2's rematch from the table's extras: a game without tasks keeps its options
+    (KDVli's hands), rather than being refused for an unknown ``tasks`` option."""
+    from django.utils import timezone
+
+    from game import rematch
+
+    old = kdvli_match([players[0], None, None, None])
+    Match.objects.filter(pk=old.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now(), deadline=None, bot_due=None
+    )
+    new = rematch.rematch_offer(old.pk, players[0], 5)
+    assert new is not None and new.game == "kdvli" and new.rematch_of_id == old.pk
+    assert new.options["hands"] == 3 and "tasks" not in new.options
