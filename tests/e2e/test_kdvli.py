@@ -200,6 +200,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
 
     context = new_context(browser, kdvli_site, user, viewport=DESKTOP)
     page = context.new_page()
+    page.clock.install()  # the page's clock, to look at the last 10 s of a turn (V-N5)
     table = KdvliTable(page)
     page.goto(f"/match/{match.pk}/")
     table.wait("() => Number(document.getElementById('kt').dataset.version) >= 0")
@@ -207,7 +208,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     expect(page.locator(".kt-pile")).to_have_count(4)  # the four discard piles
 
     seen = {"show": 0, "finish": 0, "void": 0, "hand": 0, "drag_discard": 0, "tap_discard": 0,
-            "moved": 0, "clock": 0, "phone": 0}  # fmt: skip
+            "moved": 0, "clock": 0, "phone": 0, "warn": 0}  # fmt: skip
     turns = 0
     ended: set[str] = set()
     t0 = time.monotonic()
@@ -270,6 +271,16 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
             assert next(c for c in table.facts()["cells"] if c["i"] == dst["i"])["id"] == src["id"]
             seen["moved"] += 1
             f = table.facts()
+        if seen["warn"] == 0 and turns >= 4:
+            # the move countdown warns in the last 10 s: jump the page's clock 52 s on
+            # (the server's deadline stays where it is; the next frame sets it right)
+            page.clock.fast_forward(52_000)
+            expect(clock).to_have_class(re.compile("is-warn"))
+            expect(page.locator(".kt-seat-me .kt-card")).to_have_class(re.compile("is-warn"))
+            left = int(clock.locator(".kv-clock-left").inner_text().split()[0])
+            assert 0 < left <= 10, left
+            shot(page, "kdvli-last-seconds-desktop")
+            seen["warn"] += 1
         if seen["phone"] == 0 and turns >= 3:
             page.set_viewport_size(PHONE_LANDSCAPE)
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 844
@@ -335,6 +346,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     assert turns == expected_turns
     assert seen["finish"] == 1 and seen["show"] >= 1 and seen["void"] == 1, seen
     assert seen["drag_discard"] and seen["tap_discard"] and seen["moved"] and seen["phone"]
+    assert seen["warn"]
     change = GAME.rating.match_changes(
         result, False, [{"rating": 1500, "role": "played"}, None, None, None], match.options
     )[0]
