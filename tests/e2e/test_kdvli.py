@@ -39,6 +39,7 @@ SEED = "kdvli-32"  # found with expected_match: show, a human finish, a void han
 OPTIONS = {"hands": 3}
 LEVEL = "hard"
 WAIT = 30_000  # ms
+TAKE_TURNS = (2, 6)  # the human takes the tile thrown to it on its 2nd and 6th take
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +84,7 @@ def expected_match(seed: str):
     returns (the final state, the human's turns, what happened each deal)."""
     opts = GAME.clean_options({**OPTIONS, "partners": False})
     st = GAME.new_match(opts, 4, services._rng_for_hand(seed, 1))
-    steps, turns, deals = 0, 0, []
+    steps, turns, takes, deals = 0, 0, 0, []
     while True:
         while not st.hand.over:
             seat = st.hand.turn
@@ -92,8 +93,10 @@ def expected_match(seed: str):
                 if v["can"]["show_indicator"]:
                     GAME.apply(st, 0, {"type": "show_indicator"}, 0)
                     continue
-                if v["can"]["draw"]:
-                    GAME.apply(st, 0, {"type": "draw"}, 0)
+                if v["can"]["draw"] or v["can"]["take"]:
+                    takes += 1
+                    kind = "take_discard" if takes in TAKE_TURNS and v["can"]["take"] else "draw"
+                    GAME.apply(st, 0, {"type": kind}, 0)
                     continue
                 kind, how, face = human_choice(
                     [c["face"] for c in v["rack"]["cells"] if c], v["okey"]
@@ -208,8 +211,9 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     expect(page.locator(".kt-pile")).to_have_count(4)  # the four discard piles
 
     seen = {"show": 0, "finish": 0, "void": 0, "hand": 0, "drag_discard": 0, "tap_discard": 0,
-            "moved": 0, "clock": 0, "phone": 0, "warn": 0}  # fmt: skip
-    turns = 0
+            "moved": 0, "clock": 0, "phone": 0, "warn": 0,
+            "take": 0, "pairs": 0}  # fmt: skip
+    turns = takes = 0
     ended: set[str] = set()
     t0 = time.monotonic()
     while True:
@@ -257,11 +261,24 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
             expect(page.locator(".kt-seat-me .kv-shown")).to_be_visible()
             f = table.facts()
         if state == "take":
-            if turns % 2:
+            takes += 1
+            thrown = page.locator('.kt-pile-btn[data-pile="take"]')
+            if takes in TAKE_TURNS and "is-live" in (thrown.get_attribute("class") or ""):
+                # V-N1: the tile thrown by the player on your left (bottom left)
+                face = thrown.locator(".kt-tile").get_attribute("data-face")
+                table.act(thrown.click)
+                assert sum(c["face"] == face for c in table.facts()["cells"]) >= 1
+                seen["take"] += 1
+            elif turns % 2:
                 table.act(page.locator(".kt-deck").click)
             else:
                 page.locator(".kt-cell").first.focus()
                 table.act(lambda: page.keyboard.press("d"))  # D: draw (the keyboard)
+            f = table.facts()
+        if seen["pairs"] == 0 and turns >= 5 and f["phase"] == "play":
+            # Çift Diz (V-R2): pairs side by side; the rack is the player's own business
+            table.act(table.button("pairs").click)
+            seen["pairs"] += 1
             f = table.facts()
         if seen["moved"] == 0 and turns >= 2:
             # the rack is KÜT's: a tile dragged to an empty cell stays there (V-R1)
@@ -346,7 +363,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     assert turns == expected_turns
     assert seen["finish"] == 1 and seen["show"] >= 1 and seen["void"] == 1, seen
     assert seen["drag_discard"] and seen["tap_discard"] and seen["moved"] and seen["phone"]
-    assert seen["warn"]
+    assert seen["warn"] and seen["take"] and seen["pairs"]
     change = GAME.rating.match_changes(
         result, False, [{"rating": 1500, "role": "played"}, None, None, None], match.options
     )[0]
