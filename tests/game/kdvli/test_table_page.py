@@ -137,3 +137,18 @@ def test_a_rematch_of_a_kdvli_match_plays_the_same_options(players):
     new = rematch.rematch_offer(old.pk, players[0], 5)
     assert new is not None and new.game == "kdvli" and new.rematch_of_id == old.pk
     assert new.options["hands"] == 3 and "tasks" not in new.options
+
+
+def test_bots_chance_is_fixed_only_for_the_browser_tests(players, settings):
+    """``_test_bot_rng``: with DEBUG and KUT_TEST_SEEDS a bot's chance comes from the
+    match seed and the turn (the seeded browser test); never otherwise."""
+    match = kdvli_match(players)
+    st = KDVLI.from_dict(match.state)
+    settings.DEBUG, settings.KUT_TEST_SEEDS = False, True
+    assert services._test_bot_rng(match, KDVLI, st, 1) is None
+    settings.DEBUG, settings.KUT_TEST_SEEDS = True, False
+    assert services._test_bot_rng(match, KDVLI, st, 1) is None
+    settings.KUT_TEST_SEEDS = True
+    a = services._test_bot_rng(match, KDVLI, st, 1).random()
+    assert a == services._test_bot_rng(match, KDVLI, st, 1).random()
+    assert a != services._test_bot_rng(match, KDVLI, st, 2).random()
