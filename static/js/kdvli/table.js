@@ -273,6 +273,8 @@ function render() {
     renderButtons();
   }
   renderOverlay();
+  const mine = m && S.me !== null ? m.seats[S.me] : null;
+  $(".kv-away").hidden = !(mine && mine.away && !mine.left && (m.status === "playing" || m.status === "between"));
   if (!$(".kt-status").dataset.sticky) setStatus();
   document.title = myTurn() ? `● ${T.your_turn} · KDVli Okey` : "KDVli Okey";
   if (focused !== null) {
@@ -747,6 +749,9 @@ root.addEventListener("click", (event) => {
     case "runs":
     case "pairs":
       arrange(el.dataset.action);
+      break;
+    case "back":
+      sendRaw({ type: "action", action: { type: "back" } }); // V-N6: the player plays again
       break;
     case "settings":
       S.settingsOpen = !S.settingsOpen;
