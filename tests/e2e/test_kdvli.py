@@ -304,6 +304,15 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
             last = page.locator(".kt-cell").last.bounding_box()
             assert last and last["x"] + last["width"] <= 844 and last["y"] + last["height"] <= 390
             shot(page, "kdvli-table-phone")
+            # Masa ayarları on a phone: behind its button in the top bar (V-S5)
+            panel = page.locator(".kv-settings")
+            expect(panel).to_be_hidden()
+            page.locator(".kv-settings-toggle").click()
+            expect(panel).to_be_visible()
+            expect(panel.locator(".kv-points")).to_contain_text("puan")
+            shot(page, "kdvli-settings-phone")
+            page.locator(".kv-settings-toggle").click()
+            expect(panel).to_be_hidden()
             page.set_viewport_size(DESKTOP)
             seen["phone"] += 1
         faces = [c["face"] for c in f["cells"] if c["id"]]
