@@ -38,13 +38,15 @@ from django.utils import timezone
 from game.models import Match, MatchSeat
 
 TASK_CHOICES = (5, 8, 12)
-# The game's own option a rematch chooses again, and its values (K-X2; King: G-X5, the
-# match length).  The offer keeps the number under "tasks" for every game.
-CHOICES = {"kut": ("tasks", TASK_CHOICES), "king": ("length", (4, 8, 12, 20))}
 
 
 def choices_for(game: str) -> tuple[str, tuple[int, ...]]:
-    return CHOICES.get(game, CHOICES["kut"])
+    """The game's own option a rematch chooses again, and its values (GAME.rematch_choice:
+    KÜT's tasks, K-X2; King's length, G-X5; KDVli's hands).  The offer keeps the number
+    under "tasks" for every game."""
+    from game.engine import registry
+
+    return getattr(registry.get(game), "rematch_choice", ("tasks", TASK_CHOICES))
 
 
 YES, NO = "yes", "no"
@@ -113,7 +115,7 @@ def rematch_offer(match_id: int, user, tasks: int, *, may_play: Callable | None 
     """The host invites the players to a rematch of ``tasks`` tasks.  Returns the new
     match when it could start at once (nobody to ask), else None."""
     now = now or timezone.now()
-    if tasks not in {n for _key, ns in CHOICES.values() for n in ns}:
+    if isinstance(tasks, bool) or not isinstance(tasks, int):
         raise _error("bad_tasks")
     with transaction.atomic():
         match = _locked(match_id)

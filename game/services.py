@@ -64,8 +64,16 @@ def _turn_seconds(match: Match) -> int:
     return settings.KUT_TURN_SECONDS
 
 
-def _rng_for_hand(seed: str, hand_no: int) -> SeededRNG:
-    return SeededRNG(f"{seed}:{hand_no}")
+def _rng_for_hand(seed: str, hand_no: int, voids: int = 0) -> SeededRNG:
+    """The deal of hand ``hand_no``; a hand dealt again after ``voids`` void hands (a
+    game whose hand can end with no result, KDVli's V-E2) gets a new shuffle (V-M5)."""
+    return SeededRNG(f"{seed}:{hand_no}" if not voids else f"{seed}:{hand_no}:v{voids}")
+
+
+def _rng_for_next_hand(seed: str, finished: int, next_hands_before: int) -> SeededRNG:
+    """The next deal, after ``next_hands_before`` earlier next-hand steps and with
+    ``finished`` hands that have results: the deals without one were void."""
+    return _rng_for_hand(seed, finished + 1, 1 + next_hands_before - finished)
 
 
 def _seats(match: Match) -> list[MatchSeat]:
@@ -157,13 +165,15 @@ def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
     the last hand (K-M4) or pause before the next (a trial ends with its hand, K-X1)."""
     if match.status != Match.Status.PLAYING or not spec.hand_over(st):
         return
-    result = spec.hand_results(st)[-1]
-    detail = result.detail or {}
-    HandResult.objects.create(
-        match=match, hand_no=result.hand_no, task_no=detail.get("task_no") or 0,
-        finisher=detail.get("finisher"), scores=result.scores,
-        lines=detail.get("lines") or [{} for _ in result.scores],
-    )  # fmt: skip
+    results = spec.hand_results(st)
+    if len(results) > match.hand_results.count():  # a void hand has no result (V-E2)
+        result = results[-1]
+        detail = result.detail or {}
+        HandResult.objects.create(
+            match=match, hand_no=result.hand_no, task_no=detail.get("task_no") or 0,
+            finisher=detail.get("finisher"), scores=result.scores,
+            lines=detail.get("lines") or [{} for _ in result.scores],
+        )  # fmt: skip
     if match.kind == Match.Kind.TRIAL:
         trial.finish(st)  # K-X1: the trial match ends with its one hand
     if spec.match_over(st) or match.kind == Match.Kind.TRIAL:
@@ -512,7 +522,8 @@ def match_next_hand(match_id: int, expected_version: int | None = None,
         spec = _spec(match)
         st = spec.from_dict(match.state)
         turn_before = _turn_key(spec, st)
-        spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
+        steps = match.actions.filter(kind="next_hand").count()
+        spec.start_next_hand(st, _rng_for_next_hand(match.seed, len(spec.hand_results(st)), steps))
         match.status = Match.Status.PLAYING
         match.deadline = None
         _save(
@@ -568,7 +579,9 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
             if s not in botset:
                 continue
             level = seats[s].bot_level or "normal"
-            action = spec.bot_choose(_bot_view(spec, st, s), level, rng)
+            action = spec.bot_choose(
+                _bot_view(spec, st, s), level, _test_bot_rng(match, spec, st, s) or rng
+            )
             if action is not None:
                 choice = (s, action)
                 break
@@ -590,6 +603,15 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
     _save(match, spec, st, seats, now, turn_before,
           (seat, action["type"], action, MatchAction.Actor.BOT))  # fmt: skip
     return events
+
+
+def _test_bot_rng(match: Match, spec, st, seat: int) -> random.Random | None:
+    """Browser tests only (``DEBUG`` and ``KUT_TEST_SEEDS``): a bot's chance comes from
+    the match seed and the turn, so that a seeded match plays out on the live site as it
+    did in the engine alone (tests/e2e/test_kdvli.py).  None everywhere else."""
+    if not (settings.DEBUG and getattr(settings, "KUT_TEST_SEEDS", False)):
+        return None
+    return SeededRNG(f"{match.seed}:bot:{orjson.dumps(spec.turn_key(st)).decode()}:{seat}")
 
 
 def _bot_view(spec, st, seat: int) -> dict:
@@ -888,12 +910,16 @@ def match_replay_iter(match: Match):
     (replays, history; copy what you keep)."""
     spec = _spec(match)
     st = None
+    steps = 0
     for act in match.actions.order_by("version", "layout_version", "seat").iterator():
         now = _ts(act.created_at)
         if act.kind == "start":
             st = match_initial_state(match)
         elif act.kind == "next_hand":
-            spec.start_next_hand(st, _rng_for_hand(match.seed, len(spec.hand_results(st)) + 1))
+            spec.start_next_hand(
+                st, _rng_for_next_hand(match.seed, len(spec.hand_results(st)), steps)
+            )
+            steps += 1
         elif act.kind == "timeout":
             spec.on_timeout(st, act.seat, now)
         elif act.kind not in ("leave", "abandon", "replace"):

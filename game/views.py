@@ -270,6 +270,7 @@ SW_ASSETS = (
     "css/site.css",
     "css/table.css",
     "js/table.js",
+    "js/okey/tiles.js",
     "vendor/htmx/htmx.min.js",
     "vendor/htmx-ext-ws/ws.min.js",
     "img/favicon.svg",

@@ -7,11 +7,11 @@
 // asks for a fresh snapshot ({"type": "sync"}).  Every word shown comes from the
 // translated strings the page renders into #kt-strings (no mixed-language screens).
 
+import { CELLS, ROW, esc, fmt, localMove, tileHTML as okeyTileHTML } from "./okey/tiles.js";
+
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kt-strings").textContent);
 
-const ROW = 16;
-const CELLS = 32;
 const POS = ["south", "east", "north", "west"]; // me, me+1 (on my right, K-M1), me+2, me+3
 const PILE = ["se", "ne", "nw", "sw"]; // each player's discards lie on their right
 const LAYOUT = new Set(["layout", "move", "separator", "arrange"]);
@@ -45,14 +45,6 @@ const S = {
 const net = { ws: null, open: false, everOpened: false, attempts: 0, stopped: false, queue: [], inflight: null, waitSnapshot: false, retryTimer: null };
 
 // --- small helpers --------------------------------------------------------------------------
-
-function fmt(text, vars) {
-  return String(text).replace(/\{(\w+)\}/g, (m, key) => (key in vars ? vars[key] : m));
-}
-
-function esc(value) {
-  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 function serverNow() {
   return Date.now() + S.offset;
@@ -117,26 +109,9 @@ function botControlled(seat) {
 
 // --- tiles -------------------------------------------------------------------------------------
 
-const CLOVER =
-  '<svg class="kt-clover" viewBox="0 0 40 40" aria-hidden="true">' +
-  '<g fill="#1f8a3a"><circle cx="14" cy="14" r="7"/><circle cx="26" cy="14" r="7"/><circle cx="14" cy="26" r="7"/><circle cx="26" cy="26" r="7"/></g>' +
-  '<path d="M20 20 q6 8 2 17" stroke="#1f6a2e" stroke-width="3" fill="none"/><circle cx="20" cy="20" r="3" fill="#c6f0c9"/></svg>';
-
-const JOKER =
-  '<svg class="kt-joker" viewBox="0 0 40 40" aria-hidden="true">' +
-  '<path d="M20 3l4.6 10.6 11.4 1-8.7 7.6 2.6 11.3L20 27.6 10.1 33.5l2.6-11.3L4 14.6l11.4-1z" fill="#f2b705" stroke="#8a5a00" stroke-width="1.5"/>' +
-  '<circle cx="16" cy="18" r="1.6" fill="#5a3a00"/><circle cx="24" cy="18" r="1.6" fill="#5a3a00"/>' +
-  '<path d="M15 22.5q5 4.5 10 0" stroke="#5a3a00" stroke-width="1.6" fill="none"/></svg>';
-
+// The tile markup is shared with the other okey tables (static/js/okey/tiles.js).
 function tileHTML(face, value) {
-  const okey = S.hand ? S.hand.okey : null;
-  if (face === "F") return `<span class="kt-tile kt-fake" data-face="F">${CLOVER}</span>`;
-  if (face === okey) {
-    const as = value && value !== okey ? `<span class="kt-as kt-c-${value[0]}">${esc(value.slice(1))}</span>` : "";
-    return `<span class="kt-tile kt-okey" data-face="${esc(face)}">${JOKER}<span class="kt-okey-word">OKEY</span>${as}</span>`;
-  }
-  const colour = face[0];
-  return `<span class="kt-tile kt-c-${esc(colour)}" data-face="${esc(face)}"><span class="kt-num">${esc(face.slice(1))}</span><span class="kt-mark"></span></span>`;
+  return okeyTileHTML(face, S.hand ? S.hand.okey : null, value);
 }
 
 // --- the socket ------------------------------------------------------------------------------
@@ -369,37 +344,6 @@ function dropInflight() {
 
 // --- moves ---------------------------------------------------------------------------------------
 
-function localMove(cells, id, to) {
-  const src = cells.findIndex((c) => c && c.id === id);
-  if (src < 0 || src === to) return false;
-  const tile = cells[src];
-  cells[src] = null;
-  if (cells[to]) makeRoom(cells, to);
-  cells[to] = tile;
-  return true;
-}
-
-// The same shifting as the server's Rack.move (game/engine/rack.py).
-function makeRoom(cells, at) {
-  const start = at - (at % ROW);
-  const end = start + ROW;
-  let right = null;
-  for (let j = at + 1; j < end; j++) if (!cells[j]) { right = j; break; }
-  let left = null;
-  for (let j = at - 1; j >= start; j--) if (!cells[j]) { left = j; break; }
-  if (right !== null && (left === null || right - at <= at - left)) {
-    for (let j = right; j > at; j--) cells[j] = cells[j - 1];
-    cells[at] = null;
-  } else if (left !== null) {
-    for (let j = left; j < at; j++) cells[j] = cells[j + 1];
-    cells[at] = null;
-  } else {
-    const displaced = cells[at];
-    cells[at] = null;
-    cells[cells.indexOf(null)] = displaced;
-  }
-}
-
 function moveTile(id, to) {
   if (!S.hand || !S.hand.rack || S.hand.over) return;
   if (localMove(S.hand.rack.cells, id, to)) {
@@ -495,7 +439,7 @@ function render() {
   const m = S.match;
   // Plain facts on the root for styling and for the browser tests.
   root.dataset.version = String(S.version);
-  root.dataset.layout = String(S.layout);
+  root.dataset.layout = String(S.layout); // private rack-layout frames (issue 16)
   root.dataset.status = m ? m.status : "";
   root.dataset.hand = m ? String(m.hand_no) : "";
   root.dataset.phase = myTurn() ? h.phase : "wait";

@@ -24,6 +24,8 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.django_db
 
 TABLE_JS = (ROOT / "static" / "js" / "table.js").read_text()
+# the okey tables' shared tile markup (KÜT's and KDVli's tables import it)
+TILES_JS = (ROOT / "static" / "js" / "okey" / "tiles.js").read_text()
 
 
 def _user(name: str) -> User:
@@ -82,7 +84,7 @@ def test_guide_templates_cite_the_rules():
 
 
 def _js_constant(name: str) -> str:
-    body = re.search(rf"const {name} =\s*(.*?);\n", TABLE_JS, re.S).group(1)
+    body = re.search(rf"const {name} =\s*(.*?);\n", TILES_JS, re.S).group(1)
     return "".join(re.findall(r"'([^']*)'", body))
 
 
@@ -104,12 +106,13 @@ def test_the_tile_component_is_the_tables():
         '<span class="kt-tile kt-c-K" data-face="K7"><span class="kt-num">7</span>'
         '<span class="kt-mark"></span></span>'
     )
-    # the same shape of markup in table.js's tileHTML
+    # the same shape of markup in the tables' tileHTML (static/js/okey/tiles.js)
+    assert 'from "./okey/tiles.js"' in TABLE_JS
     assert (
         'class="kt-tile kt-c-${esc(colour)}" data-face="${esc(face)}"><span class="kt-num">'
-        in TABLE_JS
+        in TILES_JS
     )
-    assert '<span class="kt-okey-word">OKEY</span>${as}</span>' in TABLE_JS
+    assert '<span class="kt-okey-word">OKEY</span>${as}</span>' in TILES_JS
     assert (plain_name, okey_name) == ("siyah 7", "okey, kırmızı 10 yerine")
     assert fake_name.startswith("sahte okey")
 

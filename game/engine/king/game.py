@@ -28,6 +28,7 @@ class KingGame:
     fixed_move_seconds = False
     private_kinds = frozenset()  # every King action is the table's business
     table_template = "game/king/table.html"  # the card table (issue 19, item 3)
+    rematch_choice = ("length", (4, 8, 12, 20))  # G-X5: the host chooses the length again
 
     # -- options ---------------------------------------------------------------------
     def clean_options(self, options: Mapping[str, Any]) -> dict:

@@ -67,6 +67,7 @@ class KutGame:
     # the platform's hooks for the site (not part of the rules): the table page's
     # template; a game without one is listed as "coming soon" (yakında)
     table_template = "game/match.html"
+    rematch_choice = ("tasks", (5, 8, 12))  # K-X2: the host chooses the tasks again
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         tasks = options.get("tasks", 8)

@@ -1,0 +1,154 @@
+"""KDVli Okey on the site (issue 18, item 4): the table page, its strings in both
+languages, the lobby's option names, and the platform's void hand (V-E2, V-M5).  The
+live table is played in tests/e2e/test_kdvli.py."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+
+from game import services
+from game.engine import registry
+from game.models import HandResult, Match
+
+pytestmark = pytest.mark.django_db
+
+KDVLI = registry.get("kdvli")
+
+
+def client_for(user, language: str = "tr") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def kdvli_match(players, **kwargs) -> Match:
+    kwargs.setdefault("seed", "kdvli-page")
+    kwargs.setdefault("rated", False)
+    return services.match_create(
+        game="kdvli", options={"hands": 3}, users=players, host=players[0], **kwargs
+    )
+
+
+def strings_of(response) -> dict:
+    found = re.search(
+        r'<script id="kv-strings" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
+    assert found, "the table's strings are missing"
+    return json.loads(found.group(1))
+
+
+def test_kdvli_is_playable_with_its_own_table():
+    assert KDVLI.table_template == "game/kdvli/table.html"
+    assert registry.playable("kdvli")
+    for path in ("js/kdvli/table.js", "css/kdvli/table.css", "js/okey/tiles.js"):
+        assert finders.find(path), path
+
+
+def test_the_table_page_in_turkish_first(players):
+    match = kdvli_match(players)
+    response = client_for(players[1]).get(reverse("game:match", args=[match.pk]))
+    assert response.status_code == 200
+    assert "game/kdvli/table.html" in [t.name for t in response.templates]
+    html = response.content.decode()
+    # KÜT's board and rack styles, KDVli's own script and styles, the shared extras
+    assert "css/table.css" in html and "css/kdvli/table.css" in html
+    assert "js/kdvli/table.js" in html and "js/table.js" not in html
+    assert 'id="kx-config"' in html  # templates/game/_extras.html: rematch, free seats
+    assert 'data-seat="1"' in html
+    # the buttons of V-I1, V-R2, V-F1 and the V-S5 panel, in Turkish
+    for word in ("Gösterge", "Seri Diz", "Çift Diz", "Bitir", "Masa ayarları"):
+        assert word in html, word
+    strings = strings_of(response)
+    assert strings["my_points"] == "Şu anki puanın: {n}"
+    assert strings["errors"]["invalid_finish"].startswith("Bitmek için")
+    # the page itself holds no tiles: the rack comes over the socket, one seat's view
+    assert "data-face" not in html and "data-id" not in html
+    assert match.state["hand"]["deal"]["salt"] not in html and match.seed not in html
+
+
+def test_the_table_page_in_english(players):
+    match = kdvli_match(players)
+    response = client_for(players[0], "en").get(reverse("game:match", args=[match.pk]))
+    html = response.content.decode()
+    for word in ("Indicator", "Arrange runs", "Arrange pairs", "Finish", "Table settings"):
+        assert word in html, word
+    assert strings_of(response)["my_points"] == "Your points now: {n}"
+
+
+def test_the_create_table_options_are_kdvlis_own():
+    """templates/game/kdvli/options.html posts opt_<name>: every name and value is one
+    that KDVli's clean_options takes (``partners`` is the platform's, P-8)."""
+    html = render_to_string("game/kdvli/options.html", {"form": None})
+    fields = re.findall(r'name="opt_(\w+)" value="(\w+)"', html)
+    assert {name for name, _ in fields} == {"hands"}
+    for name, value in fields:
+        assert KDVLI.clean_options({name: int(value)})[name] == int(value)
+
+
+def test_a_void_hand_writes_nothing_and_is_dealt_again_with_a_new_shuffle(
+    players, django_capture_on_commit_callbacks
+):
+    """V-E2, V-M5 on the platform: the deck runs out, no hand result is written, the
+    pause follows, and the same hand number is dealt again from a new shuffle."""
+    match = kdvli_match(players)
+    state = match.state
+    hand = state["hand"]
+    first_commitment = hand["deal"]["commitment"]
+    hand["deck"] = []  # the deck has run out: the starter's first discard ends the hand
+    match.save(update_fields=["state"])
+    seat = hand["turn"]
+    view = KDVLI.view_for(KDVLI.from_dict(state), seat)
+    assert view["can"]["discard"]
+    tile = next(c for c in view["rack"]["cells"] if c)
+    services.match_apply_action(
+        match.pk, seat, {"type": "discard", "tile_id": tile["id"]}, match.version
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.BETWEEN
+    assert match.state["hand"]["void"] and HandResult.objects.filter(match=match).count() == 0
+    assert services.match_next_hand(match.pk, force=True)
+    match.refresh_from_db()
+    again = match.state["hand"]
+    assert match.status == Match.Status.PLAYING and match.state["hand_no"] == 1
+    assert again["starter"] == hand["starter"]
+    assert again["deal"]["commitment"] != first_commitment  # a new shuffle
+
+
+def test_a_rematch_of_a_kdvli_match_plays_the_same_options(players):
+    """K-X2's rematch from the table's extras: a game without tasks keeps its options
+    (KDVli's hands), rather than being refused for an unknown ``tasks`` option."""
+    from django.utils import timezone
+
+    from game import rematch
+
+    old = kdvli_match([players[0], None, None, None])
+    Match.objects.filter(pk=old.pk).update(
+        status=Match.Status.FINISHED, finished_at=timezone.now(), deadline=None, bot_due=None
+    )
+    new = rematch.rematch_offer(old.pk, players[0], 5)
+    assert new is not None and new.game == "kdvli" and new.rematch_of_id == old.pk
+    assert new.options["hands"] == 3 and "tasks" not in new.options
+
+
+def test_bots_chance_is_fixed_only_for_the_browser_tests(players, settings):
+    """``_test_bot_rng``: with DEBUG and KUT_TEST_SEEDS a bot's chance comes from the
+    match seed and the turn (the seeded browser test); never otherwise."""
+    match = kdvli_match(players)
+    st = KDVLI.from_dict(match.state)
+    settings.DEBUG, settings.KUT_TEST_SEEDS = False, True
+    assert services._test_bot_rng(match, KDVLI, st, 1) is None
+    settings.DEBUG, settings.KUT_TEST_SEEDS = True, False
+    assert services._test_bot_rng(match, KDVLI, st, 1) is None
+    settings.KUT_TEST_SEEDS = True
+    a = services._test_bot_rng(match, KDVLI, st, 1).random()
+    assert a == services._test_bot_rng(match, KDVLI, st, 1).random()
+    assert a != services._test_bot_rng(match, KDVLI, st, 2).random()
