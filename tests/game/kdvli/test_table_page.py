@@ -123,9 +123,9 @@ def test_a_void_hand_writes_nothing_and_is_dealt_again_with_a_new_shuffle(
     assert again["deal"]["commitment"] != first_commitment  # a new shuffle
 
 
-def test_a_rematch_of_a_kdvli_match_plays_the_same_options(players):
-    """K-X2's rematch from the table's extras: a game without tasks keeps its options
-    (KDVli's hands), rather than being refused for an unknown ``tasks`` option."""
+def test_a_rematch_of_a_kdvli_match_chooses_the_hands_again(players):
+    """The rematch from the table's extras chooses the game's own length (KDVli: hands,
+    V-M2), never KÜT's ``tasks`` option."""
     from django.utils import timezone
 
     from game import rematch
@@ -134,9 +134,12 @@ def test_a_rematch_of_a_kdvli_match_plays_the_same_options(players):
     Match.objects.filter(pk=old.pk).update(
         status=Match.Status.FINISHED, finished_at=timezone.now(), deadline=None, bot_due=None
     )
+    with pytest.raises(Exception) as err:
+        rematch.rematch_offer(old.pk, players[0], 4)  # not a KDVli length
+    assert getattr(err.value, "code", "") == "bad_tasks"
     new = rematch.rematch_offer(old.pk, players[0], 5)
     assert new is not None and new.game == "kdvli" and new.rematch_of_id == old.pk
-    assert new.options["hands"] == 3 and "tasks" not in new.options
+    assert new.options["hands"] == 5 and "tasks" not in new.options
 
 
 def test_bots_chance_is_fixed_only_for_the_browser_tests(players, settings):
