@@ -23,8 +23,9 @@ def table_extras_config(match, csrf_token) -> dict:
     script (static/js/table-extras.js) needs — its texts in the request's language and
     the rematch endpoints."""
     config = _config(match, csrf_token)
-    config["rematch_choices"] = list(rematch.choices_for(match.game)[1])
-    if match.game == "king":  # G-X5: the rematch chooses the number of hands again
+    option, choices = rematch.choices_for(match.game)
+    config["rematch_choices"] = list(choices)
+    if option != "tasks":  # King (G-X5), KDVli: the rematch chooses the number of hands
         config["strings"]["rematch"].update({
             "choose": _("Play again with the same players? Choose the number of hands."),
             "tasks": _("{n} hands"),

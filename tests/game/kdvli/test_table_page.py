@@ -155,3 +155,16 @@ def test_bots_chance_is_fixed_only_for_the_browser_tests(players, settings):
     a = services._test_bot_rng(match, KDVLI, st, 1).random()
     assert a == services._test_bot_rng(match, KDVLI, st, 1).random()
     assert a != services._test_bot_rng(match, KDVLI, st, 2).random()
+
+
+def test_the_rematch_card_offers_kdvlis_hands_not_tasks(players):
+    """The rematch card words the choice as hands (V-M2) with KDVli's own lengths."""
+    from django.utils import translation
+
+    from lobby.templatetags.history_tags import table_extras_config
+
+    match = kdvli_match([players[0], None, None, None])
+    with translation.override("en"):
+        config = table_extras_config(match, "token")
+    assert config["rematch_choices"] == [3, 5, 7, 9, 11]
+    assert config["strings"]["rematch"]["tasks"] == "{n} hands"
