@@ -106,7 +106,7 @@ def test_the_replay_page_renders_for_a_player_in_turkish_and_english(finished, p
     html = tr.content.decode()
     assert "js/king/replay.js" in html and "css/king/table.css" in html
     assert 'id="kr-config"' in html and "js/replay.js" not in html
-    assert "Sonraki" in html and "El 1" in html
+    assert "Sonraki" in html and "1. el" in html
     en = client_for(players[0], "en").get(url).content.decode()
     assert "Next" in en and "Hand 1" in en
     record = client_for(players[0]).get(reverse("lobby:history_match", args=[finished.pk]))
