@@ -145,8 +145,9 @@ def replay_snapshot(match) -> dict:
         "thrown": face_name(face_of(thrown)) if thrown is not None else None,
         "thrower": (hand.turn - 1) % SEATS if thrown is not None else None,
         "claimable": False,
-        "racks": [[[face_name(face_of(t)) for t in seg] for seg in r.segments()]
-                  for r in hand.racks],  # fmt: skip
+        "racks": [
+            [[face_name(face_of(t)) for t in seg] for seg in r.segments()] for r in hand.racks
+        ],  # fmt: skip
         "counts": [r.count() for r in hand.racks],
         "table": [],
         "discards": [[face_name(face_of(t)) for t in d] for d in hand.discards],
@@ -156,7 +157,8 @@ def replay_snapshot(match) -> dict:
         "void": hand.void,
         "finisher": hand.finisher,
         "finish_tile": face_name(face_of(hand.finish_tile))
-        if hand.finish_tile is not None else None,
+        if hand.finish_tile is not None
+        else None,
         "finish_kind": hand.finish_kind,
         "multiplier": hand.multiplier,
         "scores": list(hand.scores) if hand.scores is not None else None,

@@ -12,8 +12,8 @@ from . import bots
 from . import hand as hand_rules
 from .contracts import DEFAULT_LENGTH, LENGTHS
 from .match import MatchState, new_match, record_hand, start_next_hand
-from .replay_view import replay_snapshot as _replay_snapshot
 from .replay import export_scenario
+from .replay_view import replay_snapshot as _replay_snapshot
 from .views import view_for
 
 MOVE_SECONDS = (30, 300, 15, 30)  # G-T1, P-6: min, max, step, King's default

@@ -37,7 +37,8 @@ def replay_snapshot(match: MatchState) -> dict:
         "leader": hand.leader,
         "hands": [_names(h) for h in hand.hands],
         "trick": _names(hand.trick),
-        "last_trick": None if last is None
+        "last_trick": None
+        if last is None
         else {"leader": last[0], "cards": _names(last[1]), "winner": last[2]},
         "tricks": took,
         "taken": [_names(t) for t in hand.taken()],

@@ -106,6 +106,7 @@ def test_the_replay_page_renders_for_a_player(finished, players):
     assert response.status_code == 200
     html = response.content.decode()
     assert "js/replay.js" in html and 'id="rp-config"' in html
+    assert "Açılan gruplar" not in html and "Open groups" not in html  # no table groups (V-F1)
     record = client_for(players[0]).get(reverse("lobby:history_match", args=[finished.pk]))
     assert reverse("lobby:replay", args=[finished.pk]) in record.content.decode()
 
@@ -127,3 +128,13 @@ def test_the_replay_is_refused_while_the_match_runs_and_to_a_non_player(players)
     url = reverse("lobby:replay_hand", args=[match.pk, 1])
     assert client_for(outsider).get(url).status_code == 404  # never a non-player
     assert client_for(players[2]).get(url).status_code == 200
+
+
+def test_kut_keeps_its_own_replay_and_page():
+    """KÜT has no replay_snapshot: lobby.history._snapshot stays its replay (the output of
+    tests/history/test_replay.py is unchanged); KDVli shares KÜT's replay page."""
+    from game.engine import registry
+
+    assert getattr(registry.get("kut"), "replay_snapshot", None) is None
+    assert getattr(registry.get("kdvli"), "replay_template", None) is None
+    assert registry.get("king").replay_template == "history/king/replay.html"
