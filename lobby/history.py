@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from game import services
 from game.engine import registry
 from game.engine.actions import LAYOUT_TYPES
+from game.engine.errors import EngineError
 from game.engine.protocol import places_of
 from game.engine.tasks import TASK_LISTS
 from game.engine.tiles import face_name, face_of
@@ -437,6 +438,13 @@ def _replay_hand_by_protocol(match: Match, spec, hand_no: int) -> dict | None:
     card's name: never an id) and, where the snapshot has okey ``racks``, the faces the
     seat ``got``.  A void hand dealt again under the same number (KDVli, V-M5) starts
     the steps again from its new deal."""
+    try:
+        return _protocol_steps(match, spec, hand_no)
+    except EngineError:  # a log the engine no longer replays: no replay rather than a crash
+        return None
+
+
+def _protocol_steps(match: Match, spec, hand_no: int) -> dict | None:
     steps: list[dict] = []
     dealt = False
     for act, st in services.match_replay_iter(match):
@@ -508,6 +516,12 @@ def hand_final_state(match: Match, hand_no: int):
 
 
 def hands_played(match: Match) -> int:
-    """How many hands were dealt (the last may be unfinished in an abandoned match)."""
+    """How many hands were dealt (the last may be unfinished in an abandoned match).  For
+    a game replayed through its ``replay_snapshot`` the numbers come from its state, so
+    that a void hand dealt again under the same number (KDVli, V-M5) counts once."""
+    spec = registry.get(match.game)
+    if getattr(spec, "replay_snapshot", None) is not None and match.state:
+        st = spec.from_dict(match.state)
+        return len(spec.hand_results(st)) + (0 if spec.hand_over(st) else 1)
     dealt = match.actions.filter(kind__in=("start", "next_hand")).count()
     return dealt

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from game import rematch, trial
 from game.engine import registry
+from game.engine.errors import EngineError
 from game.models import Match
 from game.services import ServiceError
 from lobby import games, history
@@ -248,7 +249,10 @@ def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
     """Download one hand as its game's scenario file (e.g. kut-scenario.md) for
     ``python -m game.engine.replay``."""
     match = _visible_match(request, match_id)
-    state = history.hand_final_state(match, _hand_no(match, hand_no))
+    try:
+        state = history.hand_final_state(match, _hand_no(match, hand_no))
+    except EngineError:  # a log the engine no longer replays
+        raise Http404 from None
     if state is None:
         raise Http404
     scenario_data = registry.get(match.game).export_hand(state)

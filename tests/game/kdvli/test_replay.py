@@ -17,6 +17,7 @@ from accounts.models import User
 from game import services
 from game.engine.kdvli import GAME as KDVLI
 from game.models import HandResult, Match, MatchAction
+from lobby import history
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +69,9 @@ def test_the_replay_has_one_step_per_action_and_ends_in_the_hand_result(finished
     match = finished
     results = {r.hand_no: r for r in HandResult.objects.filter(match=match)}
     assert sorted(results) == [1, 2, 3]
+    # this seed has a void hand dealt again (V-M5): still three hands to replay
+    assert match.actions.filter(kind__in=("start", "next_hand")).count() > 3
+    assert history.hands_played(match) == 3
     client = client_for(players[1])
     for hand_no in (1, 2, 3):
         response = client.get(reverse("lobby:replay_hand", args=[match.pk, hand_no]))
@@ -138,3 +142,15 @@ def test_kut_keeps_its_own_replay_and_page():
     assert getattr(registry.get("kut"), "replay_snapshot", None) is None
     assert getattr(registry.get("kdvli"), "replay_template", None) is None
     assert registry.get("king").replay_template == "history/king/replay.html"
+
+
+def test_a_log_the_engine_no_longer_replays_is_a_404_not_a_crash(finished, players):
+    """A finish logged before ``group_ids`` was kept (the old log form) cannot be
+    replayed: the replay and the scenario download answer 404, never a stack trace."""
+    act = finished.actions.filter(kind="finish").order_by("version").first()
+    act.payload = {k: v for k, v in act.payload.items() if k != "group_ids"}
+    act.payload["groups"] = [["R1"]]
+    act.save(update_fields=["payload"])
+    client = client_for(players[0])
+    for name in ("lobby:replay_hand", "lobby:scenario"):
+        assert client.get(reverse(name, args=[finished.pk, 1])).status_code == 404
