@@ -22,6 +22,7 @@ history page never loads a match's state.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import orjson
@@ -31,6 +32,7 @@ from django.utils.translation import gettext as _
 from game import services
 from game.engine import registry
 from game.engine.actions import LAYOUT_TYPES
+from game.engine.errors import EngineError
 from game.engine.protocol import places_of
 from game.engine.tasks import TASK_LISTS
 from game.engine.tiles import face_name, face_of
@@ -375,7 +377,11 @@ def _snapshot(hand) -> dict:
 
 def replay_hand(match: Match, hand_no: int) -> dict | None:
     """Every step of hand ``hand_no``: the deal, then one step per move (rack layout
-    moves are applied but not shown as steps), each with the whole table."""
+    moves are applied but not shown as steps), each with the whole table.  A game with
+    its own ``replay_snapshot`` (protocol.py, optional) is replayed through it."""
+    spec = registry.get(match.game)
+    if getattr(spec, "replay_snapshot", None) is not None:
+        return _replay_hand_by_protocol(match, spec, hand_no)
     steps: list[dict] = []
     before: list[set[int]] | None = None
     head = None
@@ -424,6 +430,72 @@ def replay_hand(match: Match, hand_no: int) -> dict | None:
     }
 
 
+def _replay_hand_by_protocol(match: Match, spec, hand_no: int) -> dict | None:
+    """A hand's steps through the game's ``replay_snapshot``: the deal, then one step per
+    logged action of that hand (private rack arrangements, ``spec.private_kinds``, are
+    applied but not shown), each ``{"a": action, "s": snapshot}``.  The action is its
+    type, seat and actor, plus what the snapshot's ``move`` names (a tile's face, a
+    card's name: never an id) and, where the snapshot has okey ``racks``, the faces the
+    seat ``got``.  A void hand dealt again under the same number (KDVli, V-M5) starts
+    the steps again from its new deal."""
+    try:
+        return _protocol_steps(match, spec, hand_no)
+    except EngineError:  # a log the engine no longer replays: no replay rather than a crash
+        return None
+
+
+def _protocol_steps(match: Match, spec, hand_no: int) -> dict | None:
+    steps: list[dict] = []
+    dealt = False
+    for act, st in services.match_replay_iter(match):
+        if st is None or act.kind in spec.private_kinds:
+            continue
+        if act.kind in ("start", "next_hand"):
+            dealt_no = len(spec.hand_results(st)) + 1
+            if dealt_no > hand_no:
+                break
+            dealt = dealt_no == hand_no
+            if dealt:
+                snap = spec.replay_snapshot(st)
+                snap.pop("move", None)
+                steps = [{"a": {"type": "deal"}, "s": snap}]
+            continue
+        if not dealt:
+            continue
+        snap = spec.replay_snapshot(st)
+        move = snap.pop("move", None) or {}
+        if act.kind in ("leave", "abandon", "replace"):
+            a = {"type": act.kind, "seat": act.seat}
+        else:
+            a = {"type": act.kind, "seat": act.seat, "actor": act.actor, **move}
+            got = _got(steps[-1]["s"], snap, act.seat)
+            if got:
+                a["got"] = got
+        steps.append({"a": a, "s": snap})
+    if not steps:
+        return None
+    first = steps[0]["s"]
+    seats = list(match.seats.select_related("user").order_by("seat"))
+    return {
+        "match": match.pk,
+        "game": match.game,
+        "hand_no": hand_no,
+        "task": "",
+        **{k: first[k] for k in ("starter", "indicator", "okey") if k in first},
+        "seats": [seat_name(s) for s in seats],
+        "steps": steps,
+    }
+
+
+def _got(before: dict, after: dict, seat) -> list[str]:
+    """The faces that came into ``seat``'s okey rack between two snapshots."""
+    if seat is None or "racks" not in after or "racks" not in before:
+        return []
+    was = Counter(f for seg in before["racks"][seat] for f in seg)
+    now = Counter(f for seg in after["racks"][seat] for f in seg)
+    return sorted((now - was).elements())
+
+
 def hand_final_state(match: Match, hand_no: int):
     """The match's state (through its game's protocol) when hand ``hand_no`` ended (or
     as the match left it), rebuilt from the log; None if it was never dealt."""
@@ -444,6 +516,12 @@ def hand_final_state(match: Match, hand_no: int):
 
 
 def hands_played(match: Match) -> int:
-    """How many hands were dealt (the last may be unfinished in an abandoned match)."""
+    """How many hands were dealt (the last may be unfinished in an abandoned match).  For
+    a game replayed through its ``replay_snapshot`` the numbers come from its state, so
+    that a void hand dealt again under the same number (KDVli, V-M5) counts once."""
+    spec = registry.get(match.game)
+    if getattr(spec, "replay_snapshot", None) is not None and match.state:
+        st = spec.from_dict(match.state)
+        return len(spec.hand_results(st)) + (0 if spec.hand_over(st) else 1)
     dealt = match.actions.filter(kind__in=("start", "next_hand")).count()
     return dealt

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from game import rematch, trial
 from game.engine import registry
+from game.engine.errors import EngineError
 from game.models import Match
 from game.services import ServiceError
 from lobby import games, history
@@ -149,6 +150,8 @@ def replay_strings() -> dict:
         "score": _("Score"),
         "colours": {"R": _("red"), "Y": _("yellow"), "B": _("blue"), "K": _("black")},
         "fake_okey": _("fake okey"),
+        "show_indicator": _("{name} shows the indicator."),
+        "finish": _("{name} finishes with {tile}."),
         "loading": _("Loading the hand…"),
         "load_failed": _("The hand could not be loaded."),
     }
@@ -166,11 +169,15 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         first = min(max(int(request.GET.get("hand", 1)), 1), dealt)
     except ValueError:
         first = 1
+    spec = registry.get(match.game)
+    kut = getattr(spec, "replay_snapshot", None) is None  # KÜT's own replay (its tasks)
     results = {r.hand_no: r.task_no for r in match.hand_results.all()}
     hands = [
         {
             "no": n,
-            "task": history._task_text(match.tasks, results.get(n, n)),
+            "task": history._task_text(match.tasks, results.get(n, n))
+            if kut
+            else _("Hand {n}").format(n=n),
             "url": reverse("lobby:replay_hand", args=[match.pk, n]),
             "scenario": reverse("lobby:scenario", args=[match.pk, n]),
         }
@@ -180,9 +187,43 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "hands": hands,
         "first": first,
-        "config": {"hands": hands, "first": first, "strings": replay_strings()},
+        "groups": kut,  # KDVli has no table groups (V-F1)
+        "config": {
+            "hands": hands,
+            "first": first,
+            "strings": king_replay_strings() if match.game == "king" else replay_strings(),
+        },
     }
-    return render(request, "history/replay.html", context)
+    return render(request, getattr(spec, "replay_template", "history/replay.html"), context)
+
+
+def king_replay_strings() -> dict:
+    """Every text King's replay script shows (issue 19), in the request's language: the
+    table's card and contract words (game.king_table) and the replay's own (``rp``)."""
+    from game.king_table import king_strings
+
+    return {
+        **king_strings(),
+        "rp": {
+            "deal": _("The cards are dealt. {name} chooses the contract."),
+            "choose": _("{name} chooses {contract}."),
+            "play": _("{name} plays {card}."),
+            "timeout": _("{name}'s time ran out: the server plays for them."),
+            "leave": _("{name} leaves the match; a bot takes the seat."),
+            "abandon": _("No human is left: the table is closed."),
+            "bot": _("(bot)"),
+            "step": _("Step {n} of {total}"),
+            "trick": _("Trick"),
+            "last_trick": _("Last trick, taken by {name}"),
+            "tricks": _("Tricks: {n}"),
+            "turn": _("to play"),
+            "hand_over": _("The hand is over."),
+            "score": _("Score"),
+            "total": _("Total"),
+            "loading": _("Loading the hand…"),
+            "load_failed": _("The hand could not be loaded."),
+        },
+    }
 
 
 def _hand_no(match: Match, hand_no: int) -> int:
@@ -208,7 +249,10 @@ def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
     """Download one hand as its game's scenario file (e.g. kut-scenario.md) for
     ``python -m game.engine.replay``."""
     match = _visible_match(request, match_id)
-    state = history.hand_final_state(match, _hand_no(match, hand_no))
+    try:
+        state = history.hand_final_state(match, _hand_no(match, hand_no))
+    except EngineError:  # a log the engine no longer replays
+        raise Http404 from None
     if state is None:
         raise Http404
     scenario_data = registry.get(match.game).export_hand(state)

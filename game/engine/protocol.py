@@ -23,6 +23,16 @@ Conventions every game follows:
 * ``apply`` and ``on_timeout`` leave the state complete: when an action ends a hand, its
   result is in ``hand_results`` and ``match_result`` at once, and ``match_over`` is true
   if it was the last hand; ``start_next_hand`` then only deals.
+
+Optional members (the platform checks them with ``getattr``; a game may leave them out):
+
+* ``replay_snapshot(state) -> dict`` — one step of a replay (``lobby.history.replay_hand``):
+  the whole table as JSON-ready dict, every rack or hand revealed.  Replays are shown only
+  once the match is over, to its players and staff (``lobby.history.match_visible_to``),
+  so nothing is hidden from them — but never the seed, a salt, tile ids or the deck
+  order (a deck *count* is fine).  Without it, the platform uses KÜT's snapshot.
+* ``replay_template`` — the template of the game's replay page (default
+  ``history/replay.html``, the okey-tile replay that KÜT and KDVli share).
 """
 
 from __future__ import annotations

@@ -69,9 +69,11 @@ function describe(a) {
     case "lay_off":
     case "discard":
     case "timeout":
+    case "finish": // KDVli
       text = fmt(T[a.type], { name, tile: a.tile ? tileText(a.tile) : "" });
       break;
     case "auto_lay_off":
+    case "show_indicator": // KDVli
     case "undo":
     case "leave":
       text = fmt(T[a.type], { name });
@@ -92,7 +94,7 @@ function render() {
   const step = d.steps[S.i];
   const s = step.s;
   const a = step.a;
-  $(".rp-title").textContent = `${fmt(T.step, { n: S.i + 1, total: d.steps.length })} · ${d.task}`;
+  $(".rp-title").textContent = `${fmt(T.step, { n: S.i + 1, total: d.steps.length })}${d.task ? ` · ${d.task}` : ""}`;
   $(".rp-indicator").replaceChildren(tileEl(d.indicator));
   $(".rp-okey").replaceChildren(tileEl(d.okey));
   $(".rp-deck").textContent = fmt(T.deck, { n: s.deck });
@@ -115,8 +117,9 @@ function render() {
     panel.classList.toggle("rp-turn", s.turn === seat);
     $(".rp-name", panel).textContent = d.seats[seat];
     const meta = [fmt(T.tiles, { n: s.counts[seat] })];
-    if (s.opened[seat]) meta.push(T.opened);
-    if (s.penalties[seat]) meta.push(fmt(T.penalty, { n: s.penalties[seat] }));
+    // KDVli has no opening and no penalties (its snapshot leaves them out)
+    if (s.opened && s.opened[seat]) meta.push(T.opened);
+    if (s.penalties && s.penalties[seat]) meta.push(fmt(T.penalty, { n: s.penalties[seat] }));
     if (s.turn === seat) meta.push(T.turn);
     if (s.scores) meta.push(`${T.score}: ${s.scores[seat]}`);
     $(".rp-meta", panel).textContent = meta.join(" · ");
@@ -138,8 +141,9 @@ function render() {
   }
   const groups = $(".rp-groups");
   groups.replaceChildren();
-  if (!s.table.length) groups.textContent = T.no_groups;
-  for (const g of s.table) {
+  const table = s.table || [];
+  if (!table.length) groups.textContent = T.no_groups;
+  for (const g of table) {
     const el = document.createElement("span");
     el.className = "rp-group";
     el.title = `${d.seats[g.owner]}: ${T.kinds[g.kind] || g.kind}`;

@@ -30,6 +30,7 @@ from .hand import apply as apply_action
 from .match import HAND_COUNTS, Match, new_match
 from .replay import export_scenario
 from .views import hand_view
+from .views import replay_snapshot as _replay_snapshot
 
 MOVE_SECONDS = range(30, 301, 15)  # V-N5
 
@@ -100,6 +101,10 @@ class KdvliGame:
     def bot_pace(self, state: Match) -> float:
         return 1.0
 
+    def replay_snapshot(self, state: Match) -> dict:
+        """Protocol (optional): one replay step, every rack revealed (views.py)."""
+        return _replay_snapshot(state)
+
     def view_for(self, state: Match, seat: int | None) -> dict:
         view = hand_view(state.hand, seat)
         view.update(
@@ -157,7 +162,7 @@ class KdvliGame:
         return export_scenario(state.hand)
 
 
-LOGGED_KEYS = ("type", "tile", "tile_id", "groups", "at", "auto", "cells", "how",
+LOGGED_KEYS = ("type", "tile", "tile_id", "groups", "group_ids", "at", "auto", "cells", "how",
                "separators", "to")  # fmt: skip
 
 

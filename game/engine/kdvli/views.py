@@ -102,3 +102,66 @@ def hand_view(hand: Hand, seat: int | None) -> dict:
             and any(face_of(t) == ind for t in rack.tiles()),
         }  # fmt: skip
     return view
+
+
+# --- replays (protocol.py, optional ``replay_snapshot``) ------------------------------------
+
+
+def _move_tile(hand: Hand, entry: dict) -> str | None:
+    """The face a logged discard or finish names (by face, or by an id resolved here so
+    that no id reaches the replay)."""
+    if "tile" in entry and isinstance(entry["tile"], str):
+        return entry["tile"]
+    tid = entry.get("tile_id")
+    if tid in hand.ids:
+        return face_name(face_of(hand.ids.index(tid)))
+    return None
+
+
+def replay_snapshot(match) -> dict:
+    """One replay step, shaped like KÜT's (lobby.history._snapshot) where KDVli has the
+    same thing: all four racks as segments of faces, each seat's discards, the deck
+    count, the thrown tile, the turn, the scores.  KDVli has no table groups (V-F1: a
+    hand is finished in one go), so ``table`` is always empty.  Only for replays, shown
+    once the match is over: every rack is revealed; never a tile id, the deck order or
+    the seed."""
+    hand = match.hand
+    thrown = hand.thrown if not hand.over else None
+    entry = hand.log[-1] if hand.log else {}
+    move = {}
+    if entry.get("type") in ("discard", "finish", "timeout"):
+        face = _move_tile(hand, entry)
+        if entry.get("type") == "timeout" and hand.discards[entry["seat"]]:
+            face = face_name(face_of(hand.discards[entry["seat"]][-1]))
+        if face is not None:
+            move["tile"] = face
+    return {
+        "hand_no": match.hand_no,
+        "indicator": face_name(face_of(hand.indicator)),
+        "okey": face_name(hand.okey),
+        "starter": hand.starter,
+        "turn": None if hand.over else hand.turn,
+        "deck": len(hand.deck),
+        "thrown": face_name(face_of(thrown)) if thrown is not None else None,
+        "thrower": (hand.turn - 1) % SEATS if thrown is not None else None,
+        "claimable": False,
+        "racks": [
+            [[face_name(face_of(t)) for t in seg] for seg in r.segments()] for r in hand.racks
+        ],  # fmt: skip
+        "counts": [r.count() for r in hand.racks],
+        "table": [],
+        "discards": [[face_name(face_of(t)) for t in d] for d in hand.discards],
+        "shown": list(hand.shown),
+        "bonuses": list(hand.bonuses),
+        "over": hand.over,
+        "void": hand.void,
+        "finisher": hand.finisher,
+        "finish_tile": face_name(face_of(hand.finish_tile))
+        if hand.finish_tile is not None
+        else None,
+        "finish_kind": hand.finish_kind,
+        "multiplier": hand.multiplier,
+        "scores": list(hand.scores) if hand.scores is not None else None,
+        "totals": match.totals(),
+        "move": move,
+    }

@@ -13,6 +13,7 @@ from . import hand as hand_rules
 from .contracts import DEFAULT_LENGTH, LENGTHS
 from .match import MatchState, new_match, record_hand, start_next_hand
 from .replay import export_scenario
+from .replay_view import replay_snapshot as _replay_snapshot
 from .views import view_for
 
 MOVE_SECONDS = (30, 300, 15, 30)  # G-T1, P-6: min, max, step, King's default
@@ -133,6 +134,13 @@ class KingGame:
 
     def view_for(self, state: MatchState, seat: int | None) -> dict:
         return view_for(state, seat)
+
+    # optional protocol members (protocol.py): King's own replay step and page
+    replay_template = "history/king/replay.html"
+
+    def replay_snapshot(self, state: MatchState) -> dict:
+        """One replay step: the four hands revealed, the trick, the tricks taken."""
+        return _replay_snapshot(state)
 
     def to_act(self, state: MatchState) -> tuple[int, ...]:
         hand = state.hand
