@@ -31,7 +31,8 @@ from game.engine.protocol import InputError
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
 BOT_LEVELS = bots.LEVELS
-# action types only the server sends: a seat's time running out is the timer's (K-N7)
+# action types only the server sends, for every game: a seat's time running out is the
+# timer's (K-N7; the game's on_timeout); a player sending one is refused (issue 16)
 SERVER_TYPES = ("timeout",)
 
 

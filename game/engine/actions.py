@@ -21,10 +21,6 @@ TURN_TYPES = (
 OUT_OF_TURN_TYPES = ("claim",)
 LAYOUT_TYPES = ("layout", "move", "separator", "arrange")
 ACTION_TYPES = TURN_TYPES + OUT_OF_TURN_TYPES + LAYOUT_TYPES
-# Only the server applies these (K-N7: the timer completes a turn); a player sending one
-# is refused (game.services, issue 16).
-SERVER_TYPES = ("timeout",)
-CLIENT_TYPES = tuple(t for t in ACTION_TYPES if t not in SERVER_TYPES)
 
 MAX_GROUPS = 16
 MAX_GROUP_LEN = 13
