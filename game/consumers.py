@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
-from game import runner, services
+from game import changes, runner, services
 from game.broadcast import WATCHERS, match_topic, seat_owner_group
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
@@ -59,6 +59,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
     topic: str | None = None
     counted = False  # this socket counts against the user's limit (kut_site.sockets)
     left = False  # the player left the match (K-X3): nothing more is sent or taken
+    # issue 22: the client takes change frames (``?frames=change``, ``game.changes``)
+    change_frames = False
+    sent: changes.Entry | None = None  # the fan-out frame this socket got last
+    sent_key: tuple = (-1, 0)  # (version, layout) of the last frame it got
 
     # -- connection ------------------------------------------------------------------
     async def connect(self):
@@ -92,6 +96,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.seat = seat
         self.topic = match_topic(self.match_id)  # fanout_deliver picks this socket's frame
+        self.change_frames = b"frames=change" in self.scope.get("query_string", b"").split(b"&")
         self.tokens = RATE_BURST
         self.stamp = time.monotonic()
         self.replaced = False
@@ -159,7 +164,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if frame is None:
             await self.seat_left({})
         else:
-            await self.send(text_data=frame_text(frame))
+            await self.send_full(frame)
+
+    async def send_full(self, frame: dict) -> None:
+        """A snapshot read from the database: the next fan-out frame goes out whole
+        (what it would be diffed against is not this one)."""
+        self.sent, self.sent_key = None, changes.key_of(frame)
+        await self.send(text_data=frame_text(frame))
 
     async def send_error(self, code: str, version=None):
         await self.send(text_data=json.dumps(
@@ -268,7 +279,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif isinstance(frame, str):
             await self.send_error(frame)
         else:
-            await self.send(text_data=frame_text(frame))
+            await self.send_full(frame)
 
     def _sync_frame(self) -> dict | str:
         """A snapshot on request (counted against the per-user limit), or the code of
@@ -308,9 +319,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """One change of the match (``game.broadcast``, through ``kut_site.fanout``): the
         frames of all four seats and the watchers as JSON text; this socket sends its
         own seat's only, a watcher the watcher frame."""
-        text = parts[WATCHERS if self.seat is None else self.seat]
-        if text is not None and not self.left:
-            await self.send(text_data=text)
+        part = WATCHERS % len(parts) if self.seat is None else self.seat  # watchers: the last
+        mine = parts[part]  # [version, layout, me, match, hand] (game.frames.frame_parts)
+        if mine is None or self.left:
+            return
+        if not self.change_frames:
+            await self.send(text_data=changes.part_text(mine))
+            return
+        # issue 22: the change from the frame this socket got last, when that is the
+        # part's previous frame in this process (made once per part, for every socket)
+        memo = fanout.hub().memo(self.topic)
+        entry = changes.entry(memo, part, mine)
+        if entry is None or entry.key < self.sent_key:
+            return  # an older frame than this socket has: a client would ignore it
+        change = None
+        if self.sent is not None and entry.base is self.sent:
+            change = entry.change_text(memo)
+        self.sent, self.sent_key = entry, entry.key
+        await self.send(text_data=change or entry.text)
 
     async def fanout_resync(self):
         """Broadcasts may have been lost (the fan-out's Redis connection broke): a fresh

@@ -27,6 +27,16 @@ from game.engine.tiles import NUM_TILES
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _SALT = re.compile(r"[0-9a-fA-F]{1,128}")
 _FACE = re.compile(r"(?:[RYBK](?:1[0-3]|[1-9])|F)")
+_SECRET = re.compile(r"#[0-9a-f]{1,32}")
+
+
+def _letter_order(tiles: list[str]) -> bool:
+    """Kelimeki's committed order (``game.engine.kelimeki.fair_order``): its 100 letter
+    tiles (``*`` a joker), then ``#`` + the exchanges' secret in hex."""
+    from game.engine.kelimeki.alphabet import COUNTS
+
+    return (len(tiles) == sum(COUNTS.values()) + 1 and _SECRET.fullmatch(tiles[-1]) is not None
+            and all(t in COUNTS for t in tiles[:-1]))  # fmt: skip
 
 
 def verify_url(fair: dict) -> str:
@@ -53,7 +63,7 @@ class VerifyForm(forms.Form):
     )
     order = forms.CharField(
         label=_("Dealt order (revealed after the hand)"),
-        max_length=NUM_TILES * 6,  # room for spaces after the commas
+        max_length=NUM_TILES * 6,  # room for spaces after the commas (Kelimeki's fits too)
         help_text=_(
             "The tiles separated by commas, e.g. R7,K13,F,…: the indicator, each "
             "seat's rack in seat order, then the deck from the top."
@@ -76,6 +86,8 @@ class VerifyForm(forms.Form):
 
     def clean_order(self) -> list[str]:
         tiles = [t.strip() for t in self.cleaned_data["order"].split(",")]
+        if _letter_order(tiles):  # Kelimeki's bag (P-2, W-X5)
+            return tiles
         if len(tiles) != NUM_TILES or not all(_FACE.fullmatch(t) for t in tiles):
             raise forms.ValidationError(
                 _("The order lists all %(n)d tiles, each like R7, K13 or F, separated by commas.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import orjson
 from django.utils import timezone
 
-from game import rematch, trial
+from game import changes, rematch, trial
 from game.engine import registry
 from game.engine.timing import WARNING_SECONDS
 
@@ -117,23 +117,54 @@ def _layout_version(seats, seat: int | None) -> int:
     return 0
 
 
-def frame_texts(match, seats, st=None, watchers: bool = False):
+def frame_texts(match, seats, st=None, watchers: bool = False, skip=()):
     """The frame text of each seat, and the watchers' (None unless ``watchers``),
     exactly as ``frame_text(match_frame(...))`` would give them, but with the public
-    part built and serialised once for all (the broadcast's hot path)."""
+    part built and serialised once for all (the broadcast's hot path).  The seats in
+    ``skip`` get None (no socket can hold them: nothing is built)."""
+    parts = frame_parts(match, seats, st, watchers, skip)
+    texts = [None if p is None else changes.part_text(p) for p in parts]
+    return texts[:-1], texts[-1]
+
+
+def frame_parts(match, seats, st=None, watchers: bool = False, skip=(),
+                only: int | None = None) -> list:  # fmt: skip
+    """The fan-out parts of a change: per seat, then the watchers (None unless
+    ``watchers``), ``[version, layout, me, match, hand]``: ``me`` as JSON text, match and
+    hand as pieces (``game.changes.part_text`` joins them into the frame's text, exactly as
+    ``frame_text(match_frame(...))`` gives it; a process diffs the pieces against the
+    part's previous frame for the change frames, issue 22).  The public part is built and
+    serialised once for all; the seats in ``skip`` get None (no socket can hold them:
+    nothing is built); with ``only`` that seat's part alone is built."""
     st = st if st is not None else _state(match)
     spec = registry.get(match.game)
-    info = frame_text(match_info(match, seats, st))
-    version = f'{{"type":"state","version":{match.version},"layout":'
-    tail = f',"match":{info},"me":'
+    info = changes.pieces(match_info(match, seats, st))
+    wanted = [seat for seat in range(len(seats))
+              if seat not in skip and (only is None or seat == only)]  # fmt: skip
+    if watchers and only is None:
+        wanted.append(None)
+    hands = dict(zip(wanted, _views(spec, st, wanted), strict=True))
+    memo: dict = {}  # views that share their public part share its JSON text too
 
-    def text(seat: int | None) -> str:
-        hand = spec.view_for(st, seat) if st is not None else None
+    def part(seat: int | None) -> list:
         me = "null" if seat is None else str(seat)
-        layout = _layout_version(seats, seat)
-        return f'{version}{layout}{tail}{me},"hand":{frame_text(hand)}}}'
+        hand = changes.pieces(hands[seat], memo)
+        return [match.version, _layout_version(seats, seat), me, info, hand]
 
-    return [text(seat) for seat in range(len(seats))], (text(None) if watchers else None)
+    parts = [part(seat) if seat in hands else None for seat in range(len(seats))]
+    parts.append(part(None) if None in hands else None)
+    return parts
+
+
+def _views(spec, st, seats: list) -> list:
+    """The views of ``seats`` (None: the watchers); one call to the game's optional
+    ``views_for`` (its public part built once, issue 22) when it has one."""
+    if st is None:
+        return [None] * len(seats)
+    many = getattr(spec, "views_for", None)
+    if many is not None and len(seats) > 1:
+        return many(st, seats)
+    return [spec.view_for(st, seat) for seat in seats]
 
 
 def frame_text(frame: dict | None) -> str:

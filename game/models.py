@@ -183,3 +183,34 @@ class HandResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} hand {self.hand_no}"
+
+
+class MoveNotice(models.Model):
+    """An e-mail sent about a long move clock (Kelimeki, W-X3, W-L4), recorded so that
+    each is sent at most once: ``reminder`` once per turn (``turn`` is the engine's
+    turn key as JSON text), ``forfeit`` once per seat.  Written only by
+    ``game.move_mail``."""
+
+    class Kind(models.TextChoices):
+        REMINDER = "reminder", _("Reminder")
+        FORFEIT = "forfeit", _("Forfeit")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="move_notices")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    turn = models.CharField(max_length=64, blank=True)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "seat", "kind", "turn"], name="movenotice_once"
+            ),  # fmt: skip
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}/{self.seat} {self.kind} {self.turn}"

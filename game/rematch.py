@@ -3,7 +3,9 @@
 The flow — an invitation, then the start:
 
 1. **Offer.** When a match has finished, its host (who must still be seated) picks
-   5, 8 or 12 tasks (``rematch_offer``).  The invitation is stored on the finished match
+   the game's rematch choice (``choices_for``: KÜT's 5, 8 or 12 tasks, King's length,
+   KDVli's hands; a game without one has a plain rematch, ``tasks`` None)
+   (``rematch_offer``).  The invitation is stored on the finished match
    (``Match.rematch_offer``) and every seat sees it in its frame (``match.rematch``).
    Offering again before the start changes the tasks and asks everyone again.
 2. **Answers.** Each other human still seated accepts or declines
@@ -35,18 +37,25 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from game import portal
+from game.engine import registry
 from game.models import Match, MatchSeat
 
-TASK_CHOICES = (5, 8, 12)
+TASK_CHOICES = (5, 8, 12)  # KÜT's (K-X2); KÜT declares them as its rematch_choice
 
 
-def choices_for(game: str) -> tuple[str, tuple[int, ...]]:
+def choices_for(game: str) -> tuple[str | None, tuple[int, ...]]:
     """The game's own option a rematch chooses again, and its values (GAME.rematch_choice:
     KÜT's tasks, K-X2; King's length, G-X5; KDVli's hands).  The offer keeps the number
-    under "tasks" for every game."""
-    from game.engine import registry
-
-    return getattr(registry.get(game), "rematch_choice", ("tasks", TASK_CHOICES))
+    under "tasks" for every game.  A game without ``rematch_choice`` (or one the registry
+    does not know) has a plain rematch: ``(None, ())`` — nothing is chosen again and its
+    options are kept as they were (no KÜT tasks are forced on it)."""
+    try:
+        game_obj = registry.get(game)
+    except (KeyError, ImportError):
+        return None, ()
+    option, values = getattr(game_obj, "rematch_choice", None) or (None, ())
+    return option, tuple(values)
 
 
 YES, NO = "yes", "no"
@@ -110,16 +119,19 @@ def _after_commit(match_id: int) -> None:
     transaction.on_commit(send)
 
 
-def rematch_offer(match_id: int, user, tasks: int, *, may_play: Callable | None = None,
+def rematch_offer(match_id: int, user, tasks: int | None, *, may_play: Callable | None = None,
                   now: datetime | None = None) -> Match | None:  # fmt: skip
     """The host invites the players to a rematch of ``tasks`` tasks.  Returns the new
     match when it could start at once (nobody to ask), else None."""
     now = now or timezone.now()
-    if isinstance(tasks, bool) or not isinstance(tasks, int):
+    if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, int)):
         raise _error("bad_tasks")
     with transaction.atomic():
         match = _locked(match_id)
-        if tasks not in choices_for(match.game)[1]:
+        values = choices_for(match.game)[1]
+        if not values and tasks in (None, 0):
+            tasks = None  # a plain rematch: nothing to choose (0 = the form sent none)
+        elif tasks not in values:
             raise _error("bad_tasks")
         _check_open(match)
         seats = _seats(match)
@@ -201,9 +213,13 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
             keep = False  # e.g. banned since, or barred from rated tables (P-5)
         users.append(s.user if keep else None)
         levels.append("" if keep else (s.bot_level or "normal"))
+    options = dict(match.options or {})
+    option = choices_for(match.game)[0]
+    if option is not None:
+        options[option] = offer["tasks"]
     new = services.match_create(
         game=match.game,
-        options={**(match.options or {}), choices_for(match.game)[0]: offer["tasks"]},
+        options=options,
         level=match.level,
         move_seconds=match.move_seconds,
         partners=match.partners,
@@ -214,7 +230,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         host=match.host,
         now=now,
         rematch_of=match,
-        leave_others=True,  # P-5
+        leave_others=portal.leaving_rules(registry.get(match.game)),  # P-5 (not W-X4)
     )
     match.rematch_offer = {**offer, "match_id": new.pk}
     match.save(update_fields=["rematch_offer"])

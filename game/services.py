@@ -59,7 +59,11 @@ def _now(now: datetime | None) -> datetime:
 
 
 def _turn_seconds(match: Match) -> int:
-    """P-6: the table's move time; KÜT's fixed 45 s (K-N6) is ``KUT_TURN_SECONDS``."""
+    """P-6: the table's move time; KÜT's fixed 45 s (K-N6) is ``KUT_TURN_SECONDS``; a
+    game's own clock (``move_seconds_for``, Kelimeki's W-X3) comes first."""
+    own = getattr(registry.get(match.game), "move_seconds_for", None)
+    if own is not None:
+        return own(match.options or {})
     if match.move_seconds and not registry.get(match.game).fixed_move_seconds:
         return match.move_seconds
     return settings.KUT_TURN_SECONDS
@@ -272,6 +276,15 @@ def _locked(match_id: int) -> Match:
     return match
 
 
+def _locked_with_seats(match_id: int) -> tuple[Match, list[MatchSeat] | None]:
+    """``_locked`` and, on PostgreSQL in the same statement, the seats (issue 22: one
+    round trip less per move; None elsewhere: the caller reads them)."""
+    match, seats = rows.lock_match_with_seats(match_id)
+    if match is None:
+        raise ServiceError("no_such_match")
+    return match, seats
+
+
 # --- creating and starting ----------------------------------------------------------------
 
 
@@ -310,6 +323,21 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
         move_seconds = portal.move_seconds(spec, move_seconds) if rated else None
     except portal.PortalError:
         raise ServiceError("bad_options") from None
+    # A game that keeps the table's own settings among its options (King G-T1, Kastet
+    # S-M2: rated or test, the move time) gets the table's, not its defaults; a test
+    # table's move time is the game's own choice (none for King, unused for Kastet).
+    if "rated" in options and options["rated"] != bool(rated):
+        synced = {k: v for k, v in options.items() if k != "move_seconds"}
+        synced["rated"] = bool(rated)
+    else:
+        synced = dict(options)
+    if rated and "move_seconds" in options and move_seconds is not None:
+        synced["move_seconds"] = move_seconds
+    if synced != options:
+        try:
+            options = spec.clean_options(synced)
+        except InputError:
+            raise ServiceError("bad_options") from None
     levels = list(bot_levels or [default_level] * len(users))
     now = _now(now)
     with transaction.atomic():
@@ -384,7 +412,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         return match_back(match_id, seat)  # *Geri döndüm* (K-N7)
     error: Exception | None = None
     with transaction.atomic():
-        match = _locked(match_id)
+        match, seats = _locked_with_seats(match_id)  # one round trip on PostgreSQL
         if match.status != Match.Status.PLAYING:
             raise ServiceError("match_not_running")
         kind = action.get("type") if isinstance(action, dict) else None
@@ -392,10 +420,10 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         if actor == MatchAction.Actor.HUMAN and kind in SERVER_TYPES:
             raise ServiceError("unknown_action")  # only the server times a seat out (K-N7)
         if kind in _spec(match).private_kinds:
-            return _apply_layout(match, seat, action, actor)
+            return _apply_layout(match, seat, action, actor, seats)
         if expected_version is not None and expected_version != match.version:
             raise ServiceError("stale_version", f"now at {match.version}")
-        seats = _seats(match)
+        seats = seats if seats is not None else _seats(match)
         _check_seated(seats, seat, actor)
         spec = _spec(match)
         st = spec.from_dict(match.state)
@@ -437,14 +465,14 @@ def _check_seated(seats: list[MatchSeat], seat, actor: str) -> None:
             raise ServiceError("left")
 
 
-def _apply_layout(match: Match, seat: int, action: dict, actor: str) -> Outcome:
+def _apply_layout(match: Match, seat: int, action: dict, actor: str, seats=None) -> Outcome:
     """A seat's private rack layout (K-R2..K-R4, issue 16): the seat's own business.  It
     never changes the shared version (no other seat's move becomes stale, so no version
     is checked either), never moves a deadline or a bot's turn, applies no overdue
     timeout and does not count as the player acting again (K-N7's *away*).  Only this
     seat's sockets get the new frame; it is logged with the seat's ``layout_version``
-    so that replays rebuild the rack exactly."""
-    seats = _seats(match)
+    so that replays rebuild the rack exactly.  ``seats``: read with the lock, if they were."""
+    seats = seats if seats is not None else _seats(match)
     _check_seated(seats, seat, actor)
     spec = _spec(match)
     st = spec.from_dict(match.state)
@@ -701,8 +729,8 @@ def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None
         if any(s.user_id == user.pk or s.left_user_id == user.pk for s in seats):
             raise ServiceError("already_in_match")  # a leaver does not come back (P-5)
         s = seats[seat_no]
-        if not s.left or s.user_id is None:
-            raise ServiceError("seat_not_vacant")
+        if not s.left or s.user_id is None or not portal.leaving_rules(_spec(match)):
+            raise ServiceError("seat_not_vacant")  # W-X5: no P-12 where leaving forfeits
         if s.request_user_id is not None and s.request_user_id != user.pk:
             raise ServiceError("seat_requested")
         s.request_user, s.request_at = user, now
@@ -753,7 +781,7 @@ def match_seat_answer(match_id: int, host, seat_no, accept: bool,
 def _presence(match_id: int) -> None:
     from game import broadcast
 
-    broadcast.match_broadcast(match_id)
+    broadcast.match_broadcast(match_id, presence=True)
 
 
 def match_leave(match_id: int, user, now: datetime | None = None,
@@ -781,18 +809,36 @@ def match_leave(match_id: int, user, now: datetime | None = None,
         if not match.running:
             match.save()
             return seat
-        if not humans:  # K-X3: no human left: the table closes
+        payload = {"type": "leave", "user": user.pk, "reason": reason}
+        turn_before = _turn_key(spec, st)
+        if _forfeits(spec, st, seat.seat, now):  # W-X5: leaving is the game's forfeit
+            payload["forfeit"] = True
+            _finish_hand_if_over(match, spec, st, now)
+        if match.running and not humans:  # K-X3: no human left: the table closes
             match.status = Match.Status.ABANDONED
             match.finished_at = now
             match.deadline = None
             transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
-        turn_before = _turn_key(spec, st)
         _save(
             match, spec, st, seats, now, turn_before,
-            (seat.seat, "leave", {"type": "leave", "user": user.pk, "reason": reason},
-             MatchAction.Actor.SYSTEM),  # fmt: skip
+            (seat.seat, "leave", payload, MatchAction.Actor.SYSTEM),
         )  # fmt: skip
         return seat
+
+
+def _forfeits(spec, st, seat: int, now: datetime) -> bool:
+    """A game without P-5's leaving rules (``leaving_rules = False``) whose GAME has
+    ``forfeit``: leaving is that game's forfeit of the seat (Kelimeki W-X5, W-E6) — the
+    engine takes it out of play instead of a bot playing on for it.  False when the game
+    has no such hook or the engine had nothing to do (the seat forfeited already)."""
+    hook = getattr(spec, "forfeit", None)
+    if hook is None or portal.leaving_rules(spec):
+        return False
+    try:
+        hook(st, seat, _ts(now))
+    except EngineError:
+        return False
+    return True
 
 
 def _close_seat(match_id: int, seat: int) -> None:
@@ -923,6 +969,8 @@ def match_replay_iter(match: Match):
             steps += 1
         elif act.kind == "timeout":
             spec.on_timeout(st, act.seat, now)
+        elif act.kind == "leave" and (act.payload or {}).get("forfeit"):
+            spec.forfeit(st, act.seat, now)  # W-X5: the leave forfeited the seat
         elif act.kind not in ("leave", "abandon", "replace"):
             spec.apply(st, act.seat, act.payload, now)
         if match.kind == Match.Kind.TRIAL and spec.hand_over(st):

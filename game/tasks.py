@@ -72,6 +72,22 @@ def sweep(now: datetime) -> int:
     return done
 
 
+def _no_leaving_rules() -> list[str]:
+    """The games whose GAME says ``leaving_rules = False`` (Kelimeki, W-X3: closing the
+    page is not leaving; only its move deadline ends a player's game)."""
+    from game import portal
+    from game.engine import registry
+
+    out = []
+    for key in registry.GAMES:
+        try:
+            if not portal.leaving_rules(registry.get(key)):
+                out.append(key)
+        except ImportError:
+            continue
+    return out
+
+
 def drops(now: datetime) -> int:
     """P-13: a bot takes the turns of players whose socket has been gone for
     ``KUT_DROP_GRACE_SECONDS``; one who has not come back within
@@ -83,7 +99,7 @@ def drops(now: datetime) -> int:
     gone = MatchSeat.objects.filter(
         match__status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
         connected=False, disconnected_at__isnull=False, left=False, user__isnull=False,
-    )  # fmt: skip
+    ).exclude(match__game__in=_no_leaving_rules())  # fmt: skip
     grace = now - timedelta(seconds=settings.KUT_DROP_GRACE_SECONDS)
     limit = now - timedelta(seconds=settings.KUT_AWAY_LEAVE_SECONDS)
     # rows of (match id, seat) for _each's (pk, version) pairs
@@ -120,7 +136,11 @@ def housekeeping(now: datetime) -> int:
             has_connected=Exists(humans.filter(connected=True)),
             acted=Exists(recent),
         )
-        .filter(Q(has_human=False) | Q(has_connected=False, acted=False, created_at__lte=cutoff))
+        .filter(
+            Q(has_human=False)
+            | Q(has_connected=False, acted=False, created_at__lte=cutoff)
+            & ~Q(game__in=_no_leaving_rules())
+        )  # a correspondence game is never idle
         .order_by("pk")
     )
     rows = candidates.values_list("pk", "version")[:BATCH]
@@ -137,3 +157,12 @@ def housekeeping(now: datetime) -> int:
 def match_housekeeping() -> int:
     """Beat, every minute."""
     return housekeeping(timezone.now())
+
+
+@shared_task(ignore_result=True)
+def move_mail() -> int:
+    """Beat, every minute: reminder and forfeit e-mails of long move clocks (Kelimeki,
+    W-X3, W-L4; ``game.move_mail``)."""
+    from game import move_mail as mail
+
+    return mail.run(timezone.now())

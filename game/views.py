@@ -22,12 +22,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from game import services
+from game import portal, services
 from game.engine import registry
 from game.engine.tasks import KUT, PAIR, RUN, TASK_LISTS, is_finish, is_pairs
+from game.kelimeki_table import kelimeki_strings
 from game.king_table import king_strings
 from game.messages import MESSAGES
 from game.models import Match
+from game.tile_table_strings import tile_table_strings
 
 # --- the table ----------------------------------------------------------------------------
 
@@ -60,45 +62,20 @@ def table_strings() -> dict:
     """Every text the table script shows, in the request's language (no mixed-language
     screens: the script never holds a word of its own)."""
     return {
-        "colours": {"R": _("red"), "Y": _("yellow"), "B": _("blue"), "K": _("black")},
-        "tile": _("{colour} {number}"),
-        "okey": _("okey"),
-        "okey_as": _("okey, standing for {tile}"),
-        "fake_okey": _("fake okey"),
-        "fake_okey_as": _("fake okey, counts as {tile}"),
+        **tile_table_strings(),  # the words the tile tables share
         "islek": _("layable"),
-        "empty_cell": _("empty cell {n}"),
         "separator": _("separator between cells {a} and {b}"),
-        "rack": _("Your rack"),
         "selected": _("Selected: {tile}. Choose a cell, a group or your discard area."),
-        "levels": {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")},
-        "bot_name": _("Bot {n} ({level})"),
-        "you": _("you"),
-        "tiles_count": _("{n} tiles"),
-        "total": _("Total {n}"),
         "opened": _("opened"),
-        "online": _("online"),
-        "offline": _("offline"),
-        "away": _("away"),
-        "left": _("left the match"),
-        "bot": _("bot"),
-        "seat_card": _("{name}: {tiles}, {status}"),
-        "turn_of": _("{name}'s turn"),
-        "your_turn": _("Your turn"),
         "your_turn_take": _("Your turn: take a tile from the deck or the one thrown to you."),
         "your_turn_first": _("Your turn: open your task if it is ready, then discard."),
         "your_turn_play": _("Play your tiles, then discard one."),
         "claim_possible": _("You can claim the thrown tile"),
         "forced": _("This turn everyone draws from the centre."),
-        "seconds_left": _("{n} s"),
         "hand_no": _("Hand {n}"),
         "task_no": _("Task {n}/{total}:"),
         "task_texts": {},  # filled per match by the view
-        "deck": _("Deck: {n} tiles"),
-        "draw": _("Draw a tile from the deck"),
         "deck_empty": _("The deck is empty"),
-        "indicator": _("Indicator"),
-        "okey_is": _("Okey: {tile}"),
         "pile_of": _("Discards of {name}"),
         "pile_empty": _("No discards yet"),
         "take_thrown": _("Take the tile thrown to you: {tile}"),
@@ -108,40 +85,22 @@ def table_strings() -> dict:
         "kinds": {"run": _("run"), "kut": _("küt"), "pair": _("pair")},
         "group_label": _("{owner}: {kind} {tiles}"),
         "new_this_turn": _("laid down this turn"),
-        "hand_over": _("Hand {n} is over"),
         "finished_by": _("{name} finished."),
         "deck_ran_out": _("The deck ran out; nobody finished."),
-        "col_player": _("Player"),
         "col_finish": _("Finish"),
         "col_not_opened": _("Not opened"),
         "col_tiles": _("Tiles"),
         "col_okeys": _("Okeys"),
         "col_penalties": _("İşlek discards"),
-        "col_hand": _("Hand"),
-        "col_total": _("Total"),
         "next_task_in": _("The next task starts in {n} s."),
         "next_task_soon": _("The next task is starting…"),
-        "match_over": _("The match is over"),
-        "winner": _("Winner: {names}"),
-        "winners": _("Winners (shared): {names}"),
-        "lowest_wins": _("The lowest total wins."),
         "verify_shuffle": _("Verify this hand's shuffle"),
         "verify_url": reverse_lazy("game:verify"),
-        "closed": _("This table was closed."),
-        "connecting": _("Connecting to the table…"),
-        "reconnecting": _("Connection lost; reconnecting…"),
-        "cannot_join": _("You cannot join this table."),
-        "kicked": _("This table was opened somewhere else."),
         "timed_out_drew": _(
             "Your time ran out: a tile was drawn from the centre for you and {tile} was discarded."
         ),
         "timed_out": _("Your time ran out: {tile} was discarded for you."),
-        "away_note": _("Your time ran out twice in a row, so a bot is playing your seat."),
-        "back": _("I'm back"),
         "replaced_note": _("This table is open in another tab."),
-        "replaced_status": _("Open in another tab."),
-        "play_here": _("Play here"),
-        "dismiss": _("Close"),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
         "errors": {code: str(text) for code, text in MESSAGES.items()},
@@ -174,7 +133,14 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = services.seat_of(match, request.user)
     if seat is None and not services.may_view(match, request.user):
         raise Http404
-    strings = king_strings() if match.game == "king" else table_strings()  # issue 19
+    if match.game == "kelimeki":  # issue 21
+        strings = kelimeki_strings()
+        if seat is not None:  # the end card's k-lig line (W-L1…W-L7)
+            from game.kelimeki_table import klig_after
+
+            strings["klig_after"] = klig_after(match, request.user)
+    else:
+        strings = king_strings() if match.game == "king" else table_strings()  # issue 19
     if match.tasks:  # KÜT's task list (K-M3)
         strings["task_texts"] = {
             str(n): task_text(task) for n, task in enumerate(TASK_LISTS[match.tasks], start=1)
@@ -253,7 +219,11 @@ def leave(request: HttpRequest, match_id: int) -> HttpResponse:
         if exc.code in ("not_seated", "no_such_match"):
             raise Http404 from None
         raise
-    messages.info(request, _("You left the match; a bot plays your seat."))
+    match = Match.objects.filter(pk=match_id).only("game").first()
+    if match is not None and not portal.leaving_rules(registry.get(match.game)):
+        messages.info(request, _("You forfeited the game."))  # W-X5: the game's forfeit
+    else:
+        messages.info(request, _("You left the match; a bot plays your seat."))
     return redirect("lobby:index")
 
 

@@ -67,6 +67,8 @@ class Hub:
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self._loop = weakref.ref(loop)
         self.topics: dict[str, weakref.WeakSet] = {}
+        # per topic, what its members keep between messages (``memo``)
+        self.memos: dict[str, dict] = {}
         self.redis_mode = bool(settings.REDIS_URL)
         self.prefix = _prefix()
         # the subscription connection's name in Redis (CLIENT LIST)
@@ -99,8 +101,18 @@ class Hub:
             members.discard(member)
             if not members:
                 del self.topics[topic]
+                self.memos.pop(topic, None)
         if self.redis_mode:
             await self._reconcile(topic)
+
+    def memo(self, topic: str) -> dict:
+        """A dict the members of ``topic`` in this process share between messages (the
+        match sockets keep each part's last frame there, ``game.changes``); dropped
+        with the topic's last member."""
+        found = self.memos.get(topic)
+        if found is None:
+            found = self.memos[topic] = {}
+        return found
 
     async def deliver(self, topic: str, parts: list) -> None:
         members = self.topics.get(topic)

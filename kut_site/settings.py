@@ -124,6 +124,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "lobby.klig.CelebrationMiddleware",  # W-L8: a new 100 k-lig points, shown once
     "accounts.middleware.BannedUserMiddleware",  # logs banned players out
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -281,6 +282,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         "options": {"expires": 5},
     },
+    # Kelimeki's long clock (W-X3): reminder and forfeit e-mails, each sent once.
+    "kut-move-mail": {
+        "task": "game.tasks.move_mail",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
     # Closes tables with no human left (K-X3) and long-abandoned ones.
     "kut-match-housekeeping": {
         "task": "game.tasks.match_housekeeping",
@@ -401,8 +408,16 @@ KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
 # has acted for this long (a table with no human left at all closes at once, K-X3).
 KUT_ABANDON_AFTER_SECONDS = env_int("KUT_ABANDON_AFTER_SECONDS", 30 * 60)
 # Called with a match id when a match finishes (ranking, history).
-KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished"]
-KUT_MATCH_LEFT_HOOKS: list[str] = ["lobby.ranking.match_left"]  # P-9 leaving costs
+# lobby.klig after lobby.ranking: Kelimeki's k-lig rewards on what the ranking wrote.
+KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished", "lobby.klig.match_finished"]
+KUT_MATCH_LEFT_HOOKS: list[str] = ["lobby.ranking.match_left", "lobby.klig.match_left"]  # P-9
+# A game's own long move clock (Kelimeki, W-X3): one reminder e-mail when this much time
+# is left on a turn of up to 48 hours (live), and this much on a longer one (7 days
+# against the AI); then one e-mail at the forfeit (W-L4).  ``game.move_mail``.
+KUT_MOVE_REMINDER_SECONDS = env_int("KUT_MOVE_REMINDER_SECONDS", 12 * 3600)
+KUT_MOVE_REMINDER_LONG_SECONDS = env_int("KUT_MOVE_REMINDER_LONG_SECONDS", 24 * 3600)
+# The site's address in e-mails (links to the game); empty: relative links only.
+KUT_SITE_URL = env_str("KUT_SITE_URL", "")
 # Lobby: invite links expire after this long (the host can also withdraw them).
 KUT_INVITE_MAX_AGE_SECONDS = env_int("KUT_INVITE_MAX_AGE_SECONDS", 7 * 24 * 3600)
 # P-5: a seat played by a bot this long in a row (player away) counts as leaving.

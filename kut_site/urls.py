@@ -16,6 +16,7 @@ urlpatterns = [
     path("lobby/", include("lobby.urls")),
     path("u/<str:username>/", player_profile, name="player"),  # public player page
     path("", include("game.urls")),
+    path("kelimeki/", include("game.kelimeki_urls")),  # issue 21: vs the AI without an account
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

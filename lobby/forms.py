@@ -64,6 +64,8 @@ class TableForm(forms.Form):
         self.fields["game"].choices = [(card.key, card.name)] if card and card.playable else []
         if card is not None:
             self.fields["game"].initial = card.key
+        if card is not None and card.playable and not card.practice_tables:
+            del self.fields["rated"]  # P-3 narrowed (Kelimeki, W-X5): every table is rated
         if card is not None and card.move_time_choice:
             self.fields["move_seconds"] = forms.TypedChoiceField(
                 label=_("Move time"),
@@ -102,6 +104,8 @@ class TableForm(forms.Form):
             cleaned["options"] = registry.get(self.card.key).clean_options(options)
         except InputError:
             raise forms.ValidationError(message_for("bad_options"), code="bad_options") from None
+        if "rated" not in self.fields:
+            cleaned["rated"] = True
         if not cleaned.get("rated"):
             cleaned["move_seconds"] = None  # P-3: a test table has no move timer
         seats = cleaned.get("seat_count") or max(self.card.seat_counts)

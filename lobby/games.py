@@ -51,6 +51,9 @@ class GameCard:
     partners: bool = False
     fixed_move_seconds: bool = True
     default_move_seconds: int | None = None
+    practice_tables: bool = True  # P-3 (protocol hint; Kelimeki: none, W-X5)
+    ranked_by_level: bool = True  # P-7 (protocol hint; Kelimeki's k-lig: one table, W-L1)
+    own_clock: bool = False  # a game's own move clock (Kelimeki's W-X3)
     online: int = 0
     open_tables: int = 0
     extra: dict = field(default_factory=dict)
@@ -58,7 +61,7 @@ class GameCard:
     @property
     def move_time_choice(self) -> bool:
         """P-6: the host chooses the move time of a rated table (not KÜT's fixed 45 s)."""
-        return self.playable and not self.fixed_move_seconds
+        return self.playable and not self.fixed_move_seconds and not self.own_clock
 
     @property
     def seats_choice(self) -> bool:
@@ -82,6 +85,9 @@ def game_card(key: str) -> GameCard | None:
     card.partners = bool(spec.partners)
     card.fixed_move_seconds = bool(spec.fixed_move_seconds)
     card.default_move_seconds = spec.default_move_seconds
+    card.practice_tables = portal.practice_tables(spec)
+    card.ranked_by_level = portal.ranked_by_level(spec)
+    card.own_clock = getattr(spec, "move_seconds_for", None) is not None
     return card
 
 
@@ -195,7 +201,8 @@ def records_by_game(user) -> list[GameRecord]:
         card = game_card(key)
         levels = [
             LevelRecord(
-                level=r.level, label=str(LEVEL_NAMES.get(r.level, r.level)), points=r.points,
+                level=r.level, points=r.points,
+                label=str(LEVEL_NAMES.get(r.level, r.level)) if r.level else "k-lig",
                 matches=r.matches, wins=r.wins, shared_wins=r.shared_wins, losses=r.losses,
                 leaves=r.leaves, position=_position(r),
             )

@@ -230,13 +230,14 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
         if scheme is not None:
             return _rank_own_scheme(match, scheme)
         outcomes = match_outcomes(match)
+        level = _board_level(match)
         RankingResult.objects.bulk_create(
             [
                 RankingResult(
                     match=match,
                     user_id=o.user_id,
                     game=match.game,
-                    level=match.level,
+                    level=level,
                     seat=o.seat,
                     outcome=o.outcome,
                     points=o.points,
@@ -248,12 +249,12 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
             ]  # fmt: skip
         )
         Ranking.objects.bulk_create(
-            [Ranking(user_id=o.user_id, game=match.game, level=match.level) for o in outcomes],
+            [Ranking(user_id=o.user_id, game=match.game, level=level) for o in outcomes],
             ignore_conflicts=True,
         )
         for o in outcomes:
             counted = o.outcome != Outcome.LEFT_LEADING  # "nothing written"
-            Ranking.objects.filter(user_id=o.user_id, game=match.game, level=match.level).update(
+            Ranking.objects.filter(user_id=o.user_id, game=match.game, level=level).update(
                 points=F("points") + o.points,
                 matches=F("matches") + int(counted),
                 wins=F("wins") + int(o.outcome == Outcome.FIRST),
@@ -268,10 +269,18 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
 # --- P-9: a game's own rating ----------------------------------------------------------------
 
 
+def _board_level(match: Match) -> str:
+    """P-7: the level the match's ranking rows are kept under — the table's, or ``""``
+    for a game ranked across levels (protocol hint ``ranked_by_level``: Kelimeki's one
+    k-lig, W-L1)."""
+    return portal.ranking_level(registry.get(match.game), match.level)
+
+
 def _rating_row(user_id: int, match: Match, scheme) -> Ranking:
     row, _created = Ranking.objects.get_or_create(
-        user_id=user_id, game=match.game, level=match.level, defaults={"points": scheme.START}
-    )
+        user_id=user_id, game=match.game, level=_board_level(match),
+        defaults={"points": scheme.START},
+    )  # fmt: skip
     return row
 
 
@@ -310,11 +319,13 @@ def _rank_own_scheme(match: Match, scheme) -> list[SeatOutcome]:
             continue
         out.append(SeatOutcome(seat, p.user_id, Outcome.RATED, p.left_at, 0, p.replacement))
         RankingResult.objects.create(
-            match=match, user_id=p.user_id, game=match.game, level=match.level, seat=seat,
+            match=match, user_id=p.user_id, game=match.game, level=_board_level(match), seat=seat,
             outcome=Outcome.RATED, points=change, left=p.left_at is not None,
             left_at=p.left_at,
         )  # fmt: skip
-        Ranking.objects.filter(user_id=p.user_id, game=match.game, level=match.level).update(
+        Ranking.objects.filter(
+            user_id=p.user_id, game=match.game, level=_board_level(match)
+        ).update(  # fmt: skip
             points=F("points") + change,
             matches=F("matches") + 1,
             wins=F("wins") + int(change > 0),
@@ -344,11 +355,13 @@ def match_left(match_id: int, user_id: int) -> None:
             cost = scheme.leave_cost(match.options, completed)
             _rating_row(user_id, match, scheme)
             RankingResult.objects.create(
-                match=match, user_id=user_id, game=match.game, level=match.level,
+                match=match, user_id=user_id, game=match.game, level=_board_level(match),
                 seat=seat.seat if seat else 0, outcome=Outcome.LEAVE_COST, points=cost,
                 left=True, left_at=timezone.now(), completed_hands=completed,
             )  # fmt: skip
-            Ranking.objects.filter(user_id=user_id, game=match.game, level=match.level).update(
+            Ranking.objects.filter(
+                user_id=user_id, game=match.game, level=_board_level(match)
+            ).update(  # fmt: skip
                 points=F("points") + cost,
                 matches=F("matches") + 1,
                 losses=F("losses") + int(cost < 0),
@@ -374,19 +387,28 @@ def leaver_barred_until(user, game: str | None = None,
     threshold = settings.KUT_LEAVER_THRESHOLD
     if threshold <= 0 or user is None or not getattr(user, "pk", None):
         return None
+    # W-X5: a game without P-5's leaving rules (Kelimeki) has no P-11 bar at its tables,
+    # and its forfeits (its only way out of a game) are not P-5 leaves anywhere
+    exempt = portal.games_without_leaving_rules()
+    if game in exempt:
+        return None
     since = now - timedelta(days=settings.KUT_LEAVER_WINDOW_DAYS)
     moments: dict[int, datetime] = dict(
-        RankingResult.objects.filter(user=user, left=True, left_at__gte=since).values_list(
-            "match_id", "left_at"
-        )
+        RankingResult.objects.filter(user=user, left=True, left_at__gte=since)
+        .exclude(game__in=exempt)
+        .values_list("match_id", "left_at")
     )
-    running = MatchSeat.objects.filter(
-        user=user,
-        left=True,
-        left_at__gte=since,
-        match__rated=True,
-        match__status__in=(Match.Status.PLAYING, Match.Status.BETWEEN),
-    ).values_list("match_id", "left_at")
+    running = (
+        MatchSeat.objects.exclude(match__game__in=exempt)
+        .filter(
+            user=user,
+            left=True,
+            left_at__gte=since,
+            match__rated=True,
+            match__status__in=(Match.Status.PLAYING, Match.Status.BETWEEN),
+        )
+        .values_list("match_id", "left_at")
+    )
     for match_id, at in running:
         moments.setdefault(match_id, at)
     if len(moments) < threshold:

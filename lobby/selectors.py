@@ -67,3 +67,13 @@ def rankings_board(game: str = "kut", level: str | None = None):
     if level is not None:
         qs = qs.filter(level=level)
     return qs.select_related("user").order_by("-points", "-wins", "matches", "user__username")
+
+
+def seals_for(game: str, user_ids: list[int]) -> dict[int, str]:
+    """W-L7: the rank seal beside each name on the k-lig board (Kelimeki only; an empty
+    dict for every other game)."""
+    if game != "kelimeki" or not user_ids:
+        return {}
+    from lobby import klig
+
+    return klig.seals(user_ids)

@@ -165,6 +165,8 @@ def table_create(*, host, game: str = "kut", options: dict | None = None,
         raise LobbyError("bad_seat_count")
     if partners and not (spec.partners and seat_count == 4):
         raise LobbyError("no_partners")
+    if not rated and not portal.practice_tables(spec):
+        raise LobbyError("bad_options")  # P-3 narrowed: no test tables (Kelimeki, W-X5)
     try:
         move_seconds = portal.move_seconds(spec, move_seconds) if rated else None
     except portal.PortalError:
@@ -341,10 +343,15 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
         if error is None and any(s.empty for s in seats):
             raise LobbyError("not_full")
         if error is None:
+            spec = registry.get(table.game)
+            options = table.options
+            seated = getattr(spec, "options_for_seats", None)  # protocol hint (Kelimeki)
+            if seated is not None:
+                options = seated(options, [s.user_id is not None for s in seats])
             try:
                 match = game_services.match_create(
                     game=table.game,
-                    options=table.options,
+                    options=options,
                     level=table.level,
                     move_seconds=table.move_seconds,
                     partners=table.partners,
@@ -354,7 +361,9 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
                     watchers_allowed=table.watchers_allowed,
                     host=table.host,
                     now=now,
-                    leave_others=True,  # P-5: starting a new match counts as leaving
+                    # P-5: starting a new match counts as leaving (not where the game
+                    # has no leaving rules: several Kelimeki games at once, W-X4)
+                    leave_others=portal.leaving_rules(spec),
                 )
             except game_services.ServiceError as exc:
                 log.warning("table %s could not start: %s", table.pk, exc)
@@ -436,7 +445,9 @@ def play_now(user, *, game: str = registry.DEFAULT_GAME, now: datetime | None = 
         except LobbyError:
             continue  # filled up or closed meanwhile: try the next one
         return table
-    return table_create(host=user, rated=not barred, game=game, now=now)
+    # a game without test tables (Kelimeki) opens a rated one: a barred player is told so
+    rated = not barred or not portal.practice_tables(registry.get(game))
+    return table_create(host=user, rated=rated, game=game, now=now)
 
 
 # --- invite links ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_history
+from . import views, views_history, views_klig
 
 app_name = "lobby"
 
@@ -44,6 +44,8 @@ urlpatterns = [
     ),
     path("trial/", views_history.trial_hand, name="trial"),
     path("trial/skip/", views_history.trial_skip, name="trial_skip"),
+    # Kelimeki's Skor Kartı (W-X2, W-L7, W-L9)
+    path("kelimeki/score-card/", views_klig.score_card, name="klig_card"),
     # one game's lobby (last: the paths above win over a game key)
     path("<slug:game>/", views.game_lobby, name="game"),
 ]

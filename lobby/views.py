@@ -312,7 +312,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
                                       else (keys[0] if keys else registry.DEFAULT_GAME))  # fmt: skip
     level = request.GET.get("level")
     level = level if level in portal.LEVELS else portal.DEFAULT_LEVEL
-    paginator = Paginator(selectors.rankings_board(game, level), LEADERBOARD_PAGE_SIZE)
+    card = next((c for c in cards if c.key == game), None)
+    by_level = card is None or card.ranked_by_level
+    board_level = level if by_level else ""  # one board for every level (Kelimeki's k-lig)
+    paginator = Paginator(selectors.rankings_board(game, board_level), LEADERBOARD_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     offset = page.start_index() - 1 if page.object_list else 0
     context = {
@@ -321,6 +324,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "cards": cards,
         "game": game,
         "level": level,
-        "levels": LEVEL_CHOICES,
+        "levels": LEVEL_CHOICES if by_level else [],
     }
+    seals = selectors.seals_for(game, [r.user_id for r in page.object_list])
+    for row in page.object_list:
+        row.seal = seals.get(row.user_id, "")  # W-L7: the k-lig rank beside the name
     return render(request, "lobby/leaderboard.html", context)

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import rematch, trial
+from game import portal, rematch, trial
 from game.engine import registry
 from game.engine.errors import EngineError
 from game.models import Match
@@ -83,8 +83,11 @@ def history_list(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(matches, HISTORY_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     rows = history.history_rows(page.object_list, request.user)
+    forfeit_games = set(portal.games_without_leaving_rules())
     for row in rows:
         row.game_name = names.get(row.match.game, row.match.game)
+        # W-X5: in a game without leaving rules (Kelimeki) leaving is the forfeit (W-E6)
+        row.forfeit = row.match.game in forfeit_games
     filters = [{"key": c.key, "name": c.name} for c in games.playable_cards()]
     context = {"page": page, "rows": rows, "game": game, "filters": filters}
     return render(request, "history/list.html", context)
@@ -128,6 +131,7 @@ def replay_strings() -> dict:
         "undo": _("{name} undoes the last move."),
         "discard": _("{name} discards {tile}."),
         "timeout": _("{name}'s time ran out: the server discards {tile}."),
+        "timeout_plain": _("{name}'s time ran out: the server plays for them."),
         "leave": _("{name} leaves the match; a bot takes the seat."),
         "abandon": _("No human is left: the table is closed."),
         "bot": _("(bot)"),
@@ -152,6 +156,8 @@ def replay_strings() -> dict:
         "fake_okey": _("fake okey"),
         "show_indicator": _("{name} shows the indicator."),
         "finish": _("{name} finishes with {tile}."),
+        "lay": _("{name} lays on the table: {groups}."),  # Kastet (S-L1)
+        "pass": _("{name} passes."),  # Kastet (S-N3, S-N4)
         "loading": _("Loading the hand…"),
         "load_failed": _("The hand could not be loaded."),
     }
@@ -170,6 +176,8 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         first = 1
     spec = registry.get(match.game)
+    if getattr(spec, "replay_template", "history/replay.html") is None:
+        raise Http404  # a game without a replay page
     kut = getattr(spec, "replay_snapshot", None) is None  # KÜT's own replay (its tasks)
     results = {r.hand_no: r.task_no for r in match.hand_results.all()}
     hands = [
@@ -187,14 +195,40 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "hands": hands,
         "first": first,
-        "groups": kut,  # KDVli has no table groups (V-F1)
+        # KDVli has no table groups (V-F1); Kastet's run and pair areas are (replay_groups)
+        "groups": kut or getattr(spec, "replay_groups", False),
         "config": {
             "hands": hands,
             "first": first,
-            "strings": king_replay_strings() if match.game == "king" else replay_strings(),
+            "strings": REPLAY_STRINGS.get(match.game, replay_strings)(),
         },
     }
     return render(request, getattr(spec, "replay_template", "history/replay.html"), context)
+
+
+def kelimeki_replay_strings() -> dict:
+    """Every text Kelimeki's replay script shows (static/js/kelimeki/replay.js)."""
+    from game.kelimeki_table import kelimeki_strings
+
+    return {
+        **kelimeki_strings(),
+        "rp": {
+            "deal": _("The racks are dealt; {name} starts."),
+            "play": _("{name} plays {words} for {n} points."),
+            "exchange": _("{name} exchanges {n} tiles."),
+            "pass": _("{name} passes."),
+            "timeout": _("{name}'s move time ran out: the seat forfeits."),
+            "leave": _("{name} forfeits the game."),
+            "abandon": _("No human is left: the table is closed."),
+            "bot": _("(AI)"),
+            "step": _("Step {n} of {total}"),
+            "turn": _("to move"),
+            "over": _("The game is over."),
+            "bag": _("{n} tiles in the bag"),
+            "loading": _("Loading the game…"),
+            "load_failed": _("The game could not be loaded."),
+        },
+    }
 
 
 def king_replay_strings() -> dict:
@@ -255,7 +289,12 @@ def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
         raise Http404 from None
     if state is None:
         raise Http404
-    scenario_data = registry.get(match.game).export_hand(state)
+    spec = registry.get(match.game)
+    if getattr(spec, "export_log", None) is not None:  # the whole game with its moves
+        rows = match.actions.order_by("version", "layout_version", "seat")
+        scenario_data = spec.export_log(state, list(rows.values_list("seat", "kind", "payload")))
+    else:
+        scenario_data = spec.export_hand(state)
     text = json.dumps(scenario_data, ensure_ascii=False, indent=1)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
     name = f"{match.game}-match-{match.pk}-hand-{hand_no}.json"
@@ -353,3 +392,7 @@ def rematch_start(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as exc:
         return _rematch_reply(request, match_id, None, exc)
     return _rematch_reply(request, match_id, new)
+
+
+# each game's replay words (its replay_template's script); the okey replay's otherwise
+REPLAY_STRINGS = {"king": king_replay_strings, "kelimeki": kelimeki_replay_strings}

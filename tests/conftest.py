@@ -31,6 +31,16 @@ def pytest_configure(config):
     settings.KUT_BOT_DELAY_SECONDS = 0
 
 
+def pytest_sessionstart(session):
+    # before pytest-django sets up the test database: what killed runs left behind
+    # would sweep it (tests/orphans.py)
+    from tests import orphans
+
+    killed = orphans.reap()
+    if killed:
+        print(f"reaped {len(killed)} site processes of earlier, killed test runs: {killed}")
+
+
 def pytest_report_header(config):
     from django.conf import settings
 

@@ -10,7 +10,7 @@ each group is closed by a separator; loose tiles follow.
 from __future__ import annotations
 
 from .rack import CELLS, ROW, Rack
-from .solver import solve
+from .solver import PLAY, solve
 from .tasks import KUT, PAIR, RUN, is_finish
 from .tiles import face_of
 
@@ -22,7 +22,7 @@ def plan_groups(faces: list[int], okey: int, task, opened: bool) -> list[list[in
     if opened or task is None:
         sol = solve(faces, okey, None)
         return sorted(sol.groups, key=len, reverse=True)
-    sol = solve(faces, okey, task)
+    sol = solve(faces, okey, task, PLAY)  # Diz (K-R4): the opening that leaves the best rest
     if sol.can_open and not is_finish(task):
         pairs = sorted(zip(sol.kinds, sol.groups), key=lambda kg: _KIND_ORDER[kg[0]])
         return [g for _, g in pairs]

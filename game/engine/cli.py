@@ -33,6 +33,9 @@ def main(name: str, argv: list[str] | None = None) -> int:
         return 2
     try:
         data = json.loads(text)
+    except RecursionError:  # nested deeper than the parser goes: still bad input
+        print("bad JSON: nested too deeply", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"bad JSON: {exc}".replace("\n", " "), file=sys.stderr)
         return 2
@@ -42,5 +45,11 @@ def main(name: str, argv: list[str] | None = None) -> int:
         message = f"{PREFIX.get(name, '')}{exc}".replace("\n", " ")
         print(message, file=sys.stderr)
         return 2
+    except RecursionError:  # a value nested deeper than any valid input (and Python) go
+        print(f"{PREFIX.get(name, '')}a value is nested too deeply", file=sys.stderr)
+        return 2
+    # The parser takes whole numbers of up to 4,300 digits; an answer may hold a few more
+    # (Kastet's rating: 2 × H). Printing them is cheap, so no limit on the way out.
+    sys.set_int_max_str_digits(0)
     print(json.dumps(out, ensure_ascii=False))
     return 0

@@ -33,6 +33,33 @@ Optional members (the platform checks them with ``getattr``; a game may leave th
   order (a deck *count* is fine).  Without it, the platform uses KÜT's snapshot.
 * ``replay_template`` — the template of the game's replay page (default
   ``history/replay.html``, the okey-tile replay that KÜT and KDVli share).
+* ``practice_tables`` (default True) — whether the game has P-3's test tables.  False
+  (Kelimeki, W-X5): every table is rated; the create-table dialog offers no choice and
+  the lobby refuses an unrated table.
+* ``ranked_by_level`` (default True) — P-7's one ranking per game *and level*.  False
+  (Kelimeki's k-lig, W-L1): one ranking for all levels (stored with level ``""``); the
+  leaderboard shows no level tabs.
+* ``leaving_rules`` (default True) — whether P-5/P-11/P-12/P-13 apply.  False
+  (Kelimeki, W-X3/W-X5: a correspondence game): a closed page or a lost socket is not
+  leaving (no drop to a bot, no abandoning for inactivity), and starting another match
+  of the game does not leave the running ones (W-X4).
+* ``forfeit(state, seat, now) -> list[dict]`` — a game without leaving rules
+  (``leaving_rules = False``) may say what leaving is instead: the platform's leave
+  (``services.match_leave``, the table's exit button) then calls it, in turn or not, and
+  logs the leave with ``"forfeit": true`` so that replays apply it again.  Kelimeki's
+  W-E6 (W-X5: "the only way out of a game is the forfeit"): the seat takes no more
+  turns; no bot plays on for it.  An ``EngineError`` (the seat forfeited already) means
+  nothing to do.
+* ``export_log(state, log) -> dict`` — the history's scenario download from the whole
+  log (``log``: the match's ``(seat, kind, payload)`` rows in order; ``state``: as the
+  hand ended) instead of ``export_hand(state)``: Kelimeki's one game from its committed
+  deal with its moves.
+* ``options_for_seats(options, humans) -> dict`` — the options a lobby table's match
+  starts with, given which seats are humans (``humans``: one bool per seat): Kelimeki's
+  game against the AI (one human) has another clock than a live one (W-M1, W-X3).
+* ``move_seconds_for(options) -> int`` — the game's own move clock in seconds (W-X3:
+  48 h live, 7 days against the AI) instead of P-6's table move time; the platform's
+  deadline (``Match.deadline``, the sweep, ``on_timeout``) enforces it.
 """
 
 from __future__ import annotations

@@ -200,6 +200,7 @@ def _colour_opts(
     exact: bool,
     free: bool = True,
     swap: bool = False,
+    nat_first: bool = False,
 ) -> list:
     """Options for one colour at number ``n``.
 
@@ -207,7 +208,7 @@ def _colour_opts(
     ``tr_can`` task runs that may still start, ``L`` task run length.  Returns tuples
     ``(new_cs, started, okeys, task_okeys, resid, room, detail)``.
     """
-    key = (cs, x, j, tr_can, L, n, exact, free, swap)
+    key = (cs, x, j, tr_can, L, n, exact, free, swap, nat_first)
     res = _COLOUR_CACHE.get(key)
     if res is not None:
         return res
@@ -239,7 +240,9 @@ def _colour_opts(
                     continue
                 ncs = _cs_encode(act_a[0], act_b[0], tuple(sorted(new_ta)))
                 rts = range(min(kt, x - nf) + 1)
-                if not free:  # feasibility: naturals first is never worse
+                if nat_first:  # feasibility: naturals first is never worse (not so for
+                    # the points left: an okey at the run's first place may leave a
+                    # cheaper natural than one at its last)
                     rts = (min(kt, x - nf),)
                 for rt in rts:
                     tok = kt - rt
@@ -405,25 +408,25 @@ def _unpack(st: int) -> tuple:
     )
 
 
-def _colour_table(c, x, L, n, exact, free, swap):
+def _colour_table(c, x, L, n, exact, free, swap, nat_first):
     """Transition table of colour ``c`` at number ``n`` (``x`` naturals): maps the
     key of a packed state to ``[(delta, cost << _SHC)]`` (and, in a parallel dict,
     the matching details for the reconstruction).  Shared by all calls."""
-    tk = (c, x, L, n, exact, free, swap)
+    tk = (c, x, L, n, exact, free, swap, nat_first)
     tab = _CTAB.get(tk)
     if tab is None:
         tab = _CTAB[tk] = ({}, {})
     return tab
 
 
-def _colour_fill(tab, key, c, x, L, n, exact, free, swap):
+def _colour_fill(tab, key, c, x, L, n, exact, free, swap, nat_first):
     cs = key & _CS_MASK
     hi = key >> 14
     j, tr, room = hi & 3, (hi >> 2) & 3, (hi >> 10) & 3
     sh = 14 * c
     pairs, dets = [], []
     for ncs, started, ok, tok, resid, oroom, det in _colour_opts(
-        cs, x, j, tr if tr < 2 else 2, L, n, exact, free, swap
+        cs, x, j, tr if tr < 2 else 2, L, n, exact, free, swap, nat_first
     ):
         jn = j - ok
         r = room + oroom
@@ -459,7 +462,7 @@ def _resid_fill(tab, key, n, Lk, oc, mode):
     j, tk, p = key & 3, (key >> 4) & 3, (key >> 6) & 7
     fl, room, yb = (key >> 9) & 1, (key >> 10) & 3, (key >> 12) & 255
     y = (yb & 3, (yb >> 2) & 3, (yb >> 4) & 3, (yb >> 6) & 3)
-    free = mode != "feas"
+    free = mode not in ("feas", "raw")
     finish = mode == "finish"
     pairs, dets = [], []
     for ok, tkd, pd, left, oroom, w, groups in _resid_opts(y, j, tk, Lk, p, oc, free):
@@ -513,10 +516,11 @@ def _dp(
     okc, okn = divmod(okey, 13)
     okn += 1
     finish = mode == "finish"
-    free = mode != "feas"
+    free = mode not in ("feas", "raw")
     # exchange argument (open / finish only): a gap okey at (c, n) while a natural
     # (c, n) is left or in a küt can swap places with it, so it is never needed
     swap = mode in ("open", "finish")
+    nat_first = mode == "feas"
     inf = 1 << 200
     ubv = inf if ub is None else ((ub + 1) << _SHC) - 1
     start = (J << _SH_J) | (nr << _SH_TR) | (nk << _SH_TK) | (npairs << _SH_P)
@@ -551,7 +555,7 @@ def _dp(
                 if _STATS is not None:
                     _STATS.append(layer)
                 continue
-            tab = _colour_table(c, x, Lr, n, exact, free, swap)
+            tab = _colour_table(c, x, Lr, n, exact, free, swap, nat_first)
             tget = tab[0].get
             new = {}
             get = new.get
@@ -561,7 +565,7 @@ def _dp(
                 key = ((st >> sh) & _CS_MASK) | ((st >> 42) & _KMASK)
                 opts = tget(key)
                 if opts is None:
-                    opts = _colour_fill(tab, key, c, x, Lr, n, exact, free, swap)
+                    opts = _colour_fill(tab, key, c, x, Lr, n, exact, free, swap, nat_first)
                 if opts is _IDENT:  # keep the value (and its older predecessor)
                     if v < get(st, inf):
                         new[st] = v
@@ -644,7 +648,7 @@ def _dp(
             else:
                 if jj < 1 or jj - 1 > room:
                     continue
-        elif free:
+        elif free or mode == "raw":  # raw: every real okey not in a task group is left
             cost += max(0, jj - room) * OKEY_POINTS * _SCALE
         if best is None or cost < best[0]:
             best = (cost, pst, st)
@@ -1139,8 +1143,16 @@ def _parse_task(task):
     return Lr, nr, Lk, nk, npairs
 
 
-def solve(faces, okey: int, task) -> Solution:
-    """Solve a rack exactly.  See the module docstring."""
+SPEC = "spec"  # the solver command's contract (kut-scenario.md): the fewest points left
+PLAY = "play"  # the bots and Diz: the best rest after opening; finish on the okey
+
+
+def solve(faces, okey: int, task, objective: str = SPEC) -> Solution:
+    """Solve a rack exactly.  See the module docstring.  ``objective`` matters only for a
+    task that can be opened and for a finish from hand: ``SPEC`` (the default, the solver
+    command's contract) gives the opening — or the finish — that leaves the fewest
+    points as they are (a real okey 100); ``PLAY`` the opening that leaves the best
+    arrangement of the rest, and a finish that keeps a real okey to discard (K-S1: -200)."""
     faces = list(faces)
     if not isinstance(okey, int) or isinstance(okey, bool) or not 0 <= okey < 52:
         raise SolverError(f"bad okey face {okey!r}")
@@ -1148,6 +1160,8 @@ def solve(faces, okey: int, task) -> Solution:
     if task is None:
         return _solve_open(faces, okey, nat, J)
     task = tuple(task)
+    if task == () and objective == SPEC:
+        return _finish_cheapest(faces, okey, nat, J)
     if task == ():
         if faces and _strays(nat, J, _stray_copies(nat)) <= 1:
             for exact in (False, True):
@@ -1170,9 +1184,13 @@ def solve(faces, okey: int, task) -> Solution:
     # 2. choose the opening that leaves the best arrangement of the rest: exact DP
     #    for small racks, else a beam search over the same DP; if the beam loses
     #    every opening, the DP over the task groups alone gives one.
-    exact_pref = len(faces) <= EXACT_PREFERENCE_TILES
     live = _task_live(nat, J, *targs)
-    res = _dp(nat, J, okey, "task", *targs, beam=None if exact_pref else PREF_BEAM, live=live)
+    if objective == SPEC:  # the fewest points left as they are: exact, no beam
+        res = _dp(nat, J, okey, "raw", *targs, live=live)
+    else:
+        exact_pref = len(faces) <= EXACT_PREFERENCE_TILES
+        beam = None if exact_pref else PREF_BEAM
+        res = _dp(nat, J, okey, "task", *targs, beam=beam, live=live)
     if res is None:
         res = _dp(nat, J, okey, "feas", *targs, live=live)
         assert res is not None, "task feasibility check inconsistent"
@@ -1202,6 +1220,25 @@ def solve(faces, okey: int, task) -> Solution:
     )
 
 
+def _finish_cheapest(faces, okey, nat, J) -> Solution:
+    """K-O7 under the solver command's contract: of the tiles that can be the one left
+    (all the others in runs and küts), the one worth the fewest points — a natural
+    before a real okey (100), the smallest number first."""
+    if len(faces) < 2 or not solve(faces, okey, (), PLAY).can_open:  # the fast exact check
+        return _solve_open(faces, okey, nat, J, can_open=False)
+    candidates = sorted(set(faces), key=lambda f: (tile_points(f, okey), f))
+    for face in candidates:
+        rest = list(faces)
+        rest.remove(face)
+        if not rest:
+            continue
+        sol = _solve_open(rest, okey, *_count(rest, okey))
+        if sol.points_left == 0:
+            return Solution(can_open=True, groups=sol.groups, kinds=sol.kinds, left=[face],
+                            points_left=tile_points(face, okey))  # fmt: skip
+    return _solve_open(faces, okey, nat, J, can_open=False)
+
+
 # --------------------------------------------------------------------------------
 # "Görevi Aç tells the truth" (issue 15): can this rack open the task now?
 
@@ -1209,7 +1246,7 @@ def solve(faces, okey: int, task) -> Solution:
 @lru_cache(maxsize=4096)
 def _ready(faces: tuple, okey: int, task: tuple) -> bool:
     if task == ():
-        return bool(solve(list(faces), okey, ()).can_open)  # K-O7: finish from hand
+        return bool(solve(list(faces), okey, (), PLAY).can_open)  # K-O7: finish from hand
     nat, J = _count(faces, okey)
     return _task_feasible(nat, J, okey, *_parse_task(task))
 

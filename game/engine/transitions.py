@@ -487,9 +487,9 @@ def auto_lay_off_moves(state: HandState, seat: int) -> list[tuple[int, int, tupl
         for tile in sim.rack_tiles():
             if face_of(tile) == okey:
                 continue
-            if sim.count() <= 1:
-                return moves
             hit = sim.first_fit(tile)
+            if hit is not None and sim.count() <= 1 and hit[2][0] != "exchange":
+                continue  # K-N4: the last tile stays; an exchange keeps the count (K-L7)
             if hit is not None:
                 moves.append(hit)
                 sim.do(*hit)

@@ -37,6 +37,28 @@ def can_claim(hand: HandState, seat: int) -> bool:
 
 
 def view_for(hand: HandState, seat: int | None) -> dict:
+    return views_for(hand, (seat,))[0]
+
+
+def views_for(hand: HandState, seats) -> list[dict]:
+    """``view_for`` of each of ``seats``, the public part built once for all (issue 22:
+    a move's frames need four or five views of the same hand).  The views share the
+    public part's nested objects: read them, never change them in place."""
+    public = _public_view(hand)
+    wants = None
+    out = []
+    for seat in seats:
+        view = dict(public)
+        view["me"] = seat
+        if seat is not None:
+            if wants is None:  # the same for every seat (the table's işlek tiles)
+                wants = islek_faces(hand, include_this_turn=True)
+            _add_seat_view(hand, seat, view, wants)
+        out.append(view)
+    return out
+
+
+def _public_view(hand: HandState) -> dict:
     okey = hand.okey
     thrown = None
     if hand.thrown is not None:
@@ -82,45 +104,47 @@ def view_for(hand: HandState, seat: int | None) -> dict:
         "finisher": hand.finisher,
         "scores": list(hand.scores) if hand.scores is not None else None,
         "score_lines": [dict(x) for x in hand.score_lines] if hand.score_lines else None,
-        "me": seat,
+        "me": None,
         # provably fair shuffle: the commitment during the hand; salt and order after it
         "fair": {"commitment": hand.deal.get("commitment")},
     }
     if hand.over and hand.deal.get("salt") is not None:
         view["fair"]["salt"] = hand.deal["salt"]
         view["fair"]["order"] = deal_order(hand.deal)
-    if seat is not None:
-        rack = hand.racks[seat]
-        wants, okey_ok = islek_faces(hand, include_this_turn=True)
-        cells = []
-        for t in rack.cells:
-            if t is None:
-                cells.append(None)
-                continue
-            f = face_of(t)
-            islek = okey_ok if f == okey else natural(f, okey) in wants
-            cells.append({**_tile(hand, t), "islek": islek})
-        my_turn = not hand.over and hand.turn == seat
-        view["rack"] = {"cells": cells, "separators": sorted(rack.seps)}
-        view["opened_this_turn"] = (
-            hand.opened[seat] and hand.opened_at[seat] == hand.turns_done[seat]
-        )
-        # Görevi Aç tells the truth (issue 15): the solver's word on whether the tiles
-        # can form the task (K-O2, K-O7), whatever their layout; None once opened.
-        view["task_ready"] = (
-            None
-            if hand.over or hand.opened[seat]
-            else task_ready([face_of(t) for t in rack.tiles()], okey, hand.task)
-        )
-        view["okeys_exempt"] = sum(1 for at in hand.exempt[seat] if at == hand.turns_done[seat])
-        view["can"] = {
-            "take": my_turn and hand.phase == "take" and hand.thrown is not None
-            and not hand.forced,
-            "draw": my_turn and hand.phase == "take" and bool(hand.deck),
-            "claim": can_claim(hand, seat),
-            "play": my_turn and hand.phase == "play",
-            "lay_off": my_turn and hand.phase == "play" and hand.opened[seat]
-            and hand.opened_at[seat] != hand.turns_done[seat],
-            "undo": my_turn and bool(hand.undo),
-        }  # fmt: skip
     return view
+
+
+def _add_seat_view(hand: HandState, seat: int, view: dict, marks) -> None:
+    """What only ``seat`` sees: its rack (with işlek marks), its task check, its buttons."""
+    okey = hand.okey
+    rack = hand.racks[seat]
+    wants, okey_ok = marks  # islek_faces: the same for every seat
+    cells = []
+    for t in rack.cells:
+        if t is None:
+            cells.append(None)
+            continue
+        f = face_of(t)
+        islek = okey_ok if f == okey else natural(f, okey) in wants
+        cells.append({**_tile(hand, t), "islek": islek})
+    my_turn = not hand.over and hand.turn == seat
+    view["rack"] = {"cells": cells, "separators": sorted(rack.seps)}
+    view["opened_this_turn"] = hand.opened[seat] and hand.opened_at[seat] == hand.turns_done[seat]
+    # Görevi Aç tells the truth (issue 15): the solver's word on whether the tiles
+    # can form the task (K-O2, K-O7), whatever their layout; None once opened.
+    view["task_ready"] = (
+        None
+        if hand.over or hand.opened[seat]
+        else task_ready([face_of(t) for t in rack.tiles()], okey, hand.task)
+    )
+    view["okeys_exempt"] = sum(1 for at in hand.exempt[seat] if at == hand.turns_done[seat])
+    view["can"] = {
+        "take": my_turn and hand.phase == "take" and hand.thrown is not None
+        and not hand.forced,
+        "draw": my_turn and hand.phase == "take" and bool(hand.deck),
+        "claim": can_claim(hand, seat),
+        "play": my_turn and hand.phase == "play",
+        "lay_off": my_turn and hand.phase == "play" and hand.opened[seat]
+        and hand.opened_at[seat] != hand.turns_done[seat],
+        "undo": my_turn and bool(hand.undo),
+    }  # fmt: skip

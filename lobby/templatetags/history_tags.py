@@ -24,8 +24,20 @@ def table_extras_config(match, csrf_token) -> dict:
     the rematch endpoints."""
     config = _config(match, csrf_token)
     option, choices = rematch.choices_for(match.game)
-    config["rematch_choices"] = list(choices)
-    if option != "tasks":  # King (G-X5), KDVli: the rematch chooses the number of hands
+    # a game with nothing to choose (Kelimeki, or no rematch_choice at all) gets one
+    # "Play again" button; it posts 0, which the service reads as a plain rematch
+    config["rematch_choices"] = list(choices) or [0]
+    if option is None:  # the same players, the same game, nothing to choose
+        config["strings"]["rematch"].update({
+            "choose": _("Play again with the same players?"),
+            "tasks": _("Play again"),
+            "offered_host": _(
+                "Invitation sent. The rematch starts when everyone has answered, or now: "
+                "players who have not answered get a bot."
+            ),
+            "invited": _("{name} invites you to a rematch."),
+        })  # fmt: skip
+    elif option != "tasks":  # King (G-X5), KDVli: the rematch chooses the number of hands
         config["strings"]["rematch"].update({
             "choose": _("Play again with the same players? Choose the number of hands."),
             "tasks": _("{n} hands"),
@@ -116,3 +128,15 @@ def _config(match, csrf_token) -> dict:
             },
         },
     }
+
+
+@register.filter
+def has_replay(game: str) -> bool:
+    """``{% if match.game|has_replay %}``: whether the game has a replay page (a GAME
+    whose ``replay_template`` is None has none yet: Kelimeki)."""
+    from game.engine import registry
+
+    try:
+        return getattr(registry.get(game), "replay_template", "history/replay.html") is not None
+    except (KeyError, ImportError):
+        return False

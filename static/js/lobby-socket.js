@@ -9,6 +9,23 @@
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + box.dataset.lobbySocket;
   let delay = 1000;
   let stop = false;
+  // One navigation at a time. The host's start form posts through htmx and is answered
+  // with HX-Redirect to the match while the server's socket says the same: whichever
+  // comes second must not abort the navigation the first one started (net::ERR_ABORTED).
+  let leaving = false;
+  window.addEventListener("beforeunload", () => { leaving = true; });
+  window.addEventListener("pageshow", () => { leaving = false; }); // back from the cache
+  // htmx follows HX-Redirect after htmx:beforeOnLoad; cancelling it leaves the navigation
+  // under way alone (htmx still ends the request). htmx fires it on the form itself, which
+  // a snapshot may have taken out of the page by then (the match started: a new
+  // #table-live), where nothing bubbles: so the guard goes on the form when it sends.
+  const guard = (event) => {
+    const xhr = event.detail && event.detail.xhr;
+    if (leaving && xhr && xhr.getResponseHeader("HX-Redirect")) event.preventDefault();
+  };
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    event.target.addEventListener("htmx:beforeOnLoad", guard);
+  });
   const connect = () => {
     const ws = new WebSocket(url);
     ws.onopen = () => { delay = 1000; };
@@ -23,7 +40,10 @@
         }
       } else if (msg.type === "redirect" && typeof msg.url === "string" && msg.url.startsWith("/") && !msg.url.startsWith("//")) {
         stop = true;
-        window.location.assign(msg.url);
+        if (!leaving) {
+          leaving = true;
+          window.location.assign(msg.url);
+        }
       } else if (msg.type === "kicked") {
         stop = true;
         window.location.reload();

@@ -64,17 +64,22 @@ function describe(a) {
       break;
     case "open":
     case "new_groups":
+    case "lay": // Kastet
       text = fmt(T[a.type], { name, groups: groupsText(a.groups) });
+      break;
+    case "timeout":
+      // a timeout that discards a tile (KÜT, KDVli) says which; others (Kastet) do not
+      text = fmt(a.tile ? T.timeout : T.timeout_plain, { name, tile: a.tile ? tileText(a.tile) : "" });
       break;
     case "lay_off":
     case "discard":
-    case "timeout":
     case "finish": // KDVli
       text = fmt(T[a.type], { name, tile: a.tile ? tileText(a.tile) : "" });
       break;
     case "auto_lay_off":
     case "show_indicator": // KDVli
     case "undo":
+    case "pass": // Kastet
     case "leave":
       text = fmt(T[a.type], { name });
       break;
@@ -146,7 +151,8 @@ function render() {
   for (const g of table) {
     const el = document.createElement("span");
     el.className = "rp-group";
-    el.title = `${d.seats[g.owner]}: ${T.kinds[g.kind] || g.kind}`;
+    const kind = T.kinds[g.kind] || g.kind;
+    el.title = g.owner === null || g.owner === undefined ? kind : `${d.seats[g.owner]}: ${kind}`; // Kastet: no owner (S-A3)
     for (const face of g.tiles) el.append(tileEl(face));
     groups.append(el);
   }

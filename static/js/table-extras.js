@@ -9,6 +9,13 @@ const cfg = JSON.parse(document.getElementById("kx-config").textContent);
 const T = cfg.strings;
 const trialCard = document.querySelector(".kx-trial");
 const rematchCard = document.querySelector(".kx-rematch");
+// While the rematch card shows, the final overlays leave room for it (templates/game/_extras.html).
+if (rematchCard && "ResizeObserver" in window) {
+  new ResizeObserver(() => {
+    const space = rematchCard.hidden ? 0 : rematchCard.offsetHeight + 24;
+    document.documentElement.style.setProperty("--kx-rematch-space", `${space}px`);
+  }).observe(rematchCard);
+}
 let navigating = false;
 let lastRematchKey = "";
 // Only a page that saw the invitation before the rematch started moves on to it; a

@@ -1,13 +1,16 @@
 // KÜT — the game table (vanilla JS module, no build step).
 //
-// The server is the authority: it sends this seat a full "state" frame after every
-// change (kut.md; game/frames.py) and this module renders it.  Moves go back as
+// The server is the authority: it sends this seat a full "state" frame, then after every
+// change what changed (issue 22: static/js/frames.js turns it into the full frame; kut.md;
+// game/frames.py) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": n}.  Older frames are ignored; a
 // version gap, a reconnect or a silent socket where a bot or a timer should have moved
 // asks for a fresh snapshot ({"type": "sync"}).  Every word shown comes from the
 // translated strings the page renders into #kt-strings (no mixed-language screens).
 
-import { CELLS, ROW, esc, fmt, localMove, tileHTML as okeyTileHTML } from "./okey/tiles.js";
+import { CELLS, ROW, esc, fmt, tileHTML as okeyTileHTML } from "./okey/tiles.js";
+import { openMatchSocket } from "./match-socket.js";
+import { tableKit } from "./okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kt-strings").textContent);
@@ -16,14 +19,10 @@ const POS = ["south", "east", "north", "west"]; // me, me+1 (on my right, K-M1),
 const PILE = ["se", "ne", "nw", "sw"]; // each player's discards lie on their right
 const LAYOUT = new Set(["layout", "move", "separator", "arrange"]);
 const RETRYABLE = new Set(["draw", "discard", "open", "new_groups", "auto_lay_off", "arrange", "undo", "lay_off"]);
-const PERMANENT_CLOSE = new Set([4001, 4003, 4004, 4008]);
-const DRAG_THRESHOLD = 6;
 
 const matchId = Number(root.dataset.match);
 const userId = root.dataset.user;
 const board = root.querySelector(".kt-board");
-const $ = (sel, el = root) => el.querySelector(sel);
-const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 
 const S = {
   version: -1,
@@ -33,7 +32,6 @@ const S = {
   me: null,
   offset: 0, // server clock minus ours
   lastFrameAt: 0,
-  lastSync: 0,
   picked: null, // id of the tile picked on the rack (tap/keyboard)
   focus: 0, // the rack cell holding the roving tabindex
   drag: null,
@@ -42,13 +40,13 @@ const S = {
   keyAt: 0,
 };
 
-const net = { ws: null, open: false, everOpened: false, attempts: 0, stopped: false, queue: [], inflight: null, waitSnapshot: false, retryTimer: null };
+const net = { queue: [], inflight: null, waitSnapshot: false }; // the moves (the socket itself: ./match-socket.js)
+// the shared parts of the tile tables (./okey/table-kit.js)
+const { $, $$, serverNow, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey } = tableKit({
+  root, S, T, statusText: () => statusText(), render: () => render(), requestSync: (minGap) => sock.requestSync(minGap),
+});
 
 // --- small helpers --------------------------------------------------------------------------
-
-function serverNow() {
-  return Date.now() + S.offset;
-}
 
 function rel(seat) {
   return (seat - (S.me ?? 0) + 4) % 4;
@@ -95,18 +93,6 @@ function tileName(face, value) {
   return plainName(face);
 }
 
-function seatName(seat) {
-  const info = S.match && S.match.seats[seat];
-  if (!info) return "";
-  if (info.bot) return fmt(T.bot_name, { n: seat + 1, level: T.levels[info.bot] || info.bot });
-  return info.name;
-}
-
-function botControlled(seat) {
-  const info = S.match && S.match.seats[seat];
-  return Boolean(info && (info.bot || info.away || info.left || info.user_id === null));
-}
-
 // --- tiles -------------------------------------------------------------------------------------
 
 // The tile markup is shared with the other okey tables (static/js/okey/tiles.js).
@@ -115,106 +101,41 @@ function tileHTML(face, value) {
 }
 
 // --- the socket ------------------------------------------------------------------------------
+// ./match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// frames (issue 22); this table only says what a frame, an error and a close mean here.
 
-function wsUrl() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}/ws/match/${matchId}/`;
-}
-
-function sendRaw(message) {
-  if (net.ws && net.open) net.ws.send(JSON.stringify(message));
-}
-
-function connect() {
-  if (net.stopped) return;
-  clearTimeout(net.retryTimer);
-  root.dataset.connects = String(Number(root.dataset.connects || 0) + 1);
-  const ws = new WebSocket(wsUrl());
-  net.ws = ws;
-  ws.addEventListener("open", () => {
-    if (net.ws !== ws) return;
-    net.open = true;
-    net.attempts = 0;
-    if (net.everOpened) sendRaw({ type: "sync" }); // reconnect: ask for the latest state
-    net.everOpened = true;
+const sock = openMatchSocket({
+  matchId,
+  connectNow: false,
+  onConnect: () => (root.dataset.connects = String(Number(root.dataset.connects || 0) + 1)),
+  onFrame: (frame) => onState(frame),
+  onError: (msg) => onError(msg),
+  onOpen() {
     setStatus();
     pump();
-  });
-  ws.addEventListener("message", (event) => {
-    if (net.ws === ws) onMessage(event.data);
-  });
-  ws.addEventListener("close", (event) => {
-    if (net.ws !== ws) return;
-    net.ws = null;
-    net.open = false;
+  },
+  onClose({ reason }) {
     // An action in flight may or may not have been applied: never send it twice.
     dropInflight();
     net.queue = [];
     net.waitSnapshot = false;
-    if (PERMANENT_CLOSE.has(event.code)) {
-      net.stopped = true;
-      setStatus(event.code === 4008 ? T.kicked : T.cannot_join);
-      return;
-    }
-    if (event.code === 4009) {
+    if (reason === "replaced") {
       // The same seat was opened in another tab: final for this one (no reconnecting,
       // which would knock the other tab off in turn); "Play here" takes the seat back.
-      net.stopped = true;
       setStatus(T.replaced_status);
       note("replaced", T.replaced_note, T.play_here, playHere);
       return;
     }
-    setStatus(T.reconnecting);
-    const delay = Math.min(15000, 500 * 2 ** net.attempts) * (0.75 + Math.random() * 0.5);
-    net.attempts += 1;
-    net.retryTimer = setTimeout(connect, delay);
-  });
-}
-
-function reconnectNow() {
-  if (!net.ws && !net.stopped) connect();
-}
+    setStatus({ kicked: T.kicked, cannot_join: T.cannot_join, reconnecting: T.reconnecting }[reason]);
+  },
+});
+const sendRaw = (message) => sock.send(message);
+const requestSync = (minGap) => sock.requestSync(minGap);
 
 function playHere() {
   note("replaced", null);
-  net.stopped = false;
-  net.attempts = 0;
   setStatus(T.connecting);
-  connect();
-}
-
-window.addEventListener("online", reconnectNow);
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") reconnectNow();
-});
-window.addEventListener("pagehide", () => {
-  net.stopped = true;
-  if (net.ws) net.ws.close(1000);
-});
-window.addEventListener("pageshow", (event) => {
-  if (!event.persisted) return; // back from the page cache: join the table again
-  net.stopped = false;
-  net.attempts = 0;
-  reconnectNow();
-});
-
-setInterval(() => sendRaw({ type: "ping" }), 25000);
-
-function requestSync(minGap = 2000) {
-  if (!net.open || Date.now() - S.lastSync < minGap) return;
-  S.lastSync = Date.now();
-  sendRaw({ type: "sync" });
-}
-
-function onMessage(data) {
-  let msg;
-  try {
-    msg = JSON.parse(data);
-  } catch {
-    return;
-  }
-  if (msg.type === "state") onState(msg);
-  else if (msg.type === "error") onError(msg);
+  sock.reconnect();
 }
 
 function onState(msg) {
@@ -315,7 +236,7 @@ function stillValid(action) {
 }
 
 function pump() {
-  if (!net.open || net.inflight || net.waitSnapshot || !net.queue.length) return;
+  if (!sock.isOpen() || net.inflight || net.waitSnapshot || !net.queue.length) return;
   const item = net.queue.shift();
   if (item.retried && !stillValid(item.action)) {
     pump();
@@ -344,24 +265,7 @@ function dropInflight() {
 
 // --- moves ---------------------------------------------------------------------------------------
 
-function moveTile(id, to) {
-  if (!S.hand || !S.hand.rack || S.hand.over) return;
-  if (localMove(S.hand.rack.cells, id, to)) {
-    S.focus = to;
-    render();
-    act({ type: "move", tile_id: id, to });
-  }
-}
-
-function toggleSeparator(at) {
-  if (!S.hand || !S.hand.rack || S.hand.over || at % ROW === ROW - 1 || at < 0 || at >= CELLS - 1) return;
-  const seps = S.hand.rack.separators;
-  const i = seps.indexOf(at);
-  if (i >= 0) seps.splice(i, 1);
-  else seps.push(at);
-  render();
-  act({ type: "separator", at });
-}
+const { moveTile, toggleSeparator } = rackEdits(act); // K-R2, V-R1 (the kit's)
 
 function discard(id) {
   if (!can("play") || !rackHas(id)) return;
@@ -405,17 +309,6 @@ endDialog.addEventListener("click", (event) => {
 });
 
 // --- rendering -----------------------------------------------------------------------------------
-
-function setStatus(text) {
-  const el = $(".kt-status");
-  if (text !== undefined) {
-    el.textContent = text;
-    el.dataset.sticky = text ? "1" : "";
-    return;
-  }
-  el.dataset.sticky = "";
-  el.textContent = statusText();
-}
 
 function statusText() {
   const h = S.hand;
@@ -488,14 +381,6 @@ function renderBar() {
   $(".kt-task-no").textContent = fmt(T.task_no, { n: h.task_no, total: m.tasks });
   $(".kt-task-text").textContent = T.task_texts[String(h.task_no)] || "";
   $(".kt-hand-no").textContent = fmt(T.hand_no, { n: m.hand_no });
-}
-
-function presence(seat) {
-  const info = S.match.seats[seat];
-  if (info.left) return ["left", T.left];
-  if (info.bot) return ["bot", T.bot];
-  if (info.away) return ["away", T.away];
-  return info.connected ? ["online", T.online] : ["offline", T.offline];
 }
 
 function renderSeats() {
@@ -1013,116 +898,23 @@ function showNotes() {
 
 // --- toasts -------------------------------------------------------------------------------------
 
-function toast(text, kind = "info") {
-  const box = $(".kt-toasts");
-  const same = Array.from(box.children).find((t) => t.textContent === text);
-  if (same) same.remove(); // the same message again: show it once, freshly
-  const el = document.createElement("div");
-  el.className = `kt-toast kt-toast-${kind}`;
-  el.setAttribute("role", kind === "error" ? "alert" : "status");
-  el.textContent = text;
-  box.append(el);
-  while (box.children.length > 2) box.firstElementChild.remove();
-  setTimeout(() => el.remove(), 4500);
-  return el;
-}
-
 // --- pointer: drag and drop (mouse and touch), taps -----------------------------------------
 
-function dropTarget(x, y) {
-  const el = document.elementFromPoint(x, y);
-  return el ? el.closest("[data-drop]") : null;
-}
-
-function clearHover() {
-  $$(".is-hover").forEach((el) => el.classList.remove("is-hover"));
-}
-
-document.addEventListener("pointerdown", (event) => {
-  if (S.drag) endDrag(); // a drag that never ended (the window lost the pointer)
-  if (event.button !== 0 || !S.hand || S.hand.over || S.me === null) return;
-  const cell = event.target.closest(".kt-cell");
-  if (!cell || !root.contains(cell)) return;
-  S.drag = { id: cell.dataset.id || null, from: Number(cell.dataset.i), x0: event.clientX, y0: event.clientY, started: false, ghost: null, pointerId: event.pointerId };
-});
-
-document.addEventListener("pointermove", (event) => {
-  const drag = S.drag;
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.started) {
-    if (!drag.id || Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < DRAG_THRESHOLD) return;
-    drag.started = true;
-    const source = $(`.kt-cell[data-i="${drag.from}"]`);
-    const tile = source && source.querySelector(".kt-tile");
-    if (!tile) {
-      S.drag = null;
-      return;
+pointerDrag({
+  ...rackPress,
+  tap: (drag) => tapCell(drag.from),
+  drop(drag, target, event) {
+    if (!target) return;
+    const kind = target.dataset.drop;
+    if (kind === "cell") {
+      moveTile(drag.id, Number(target.dataset.i));
+    } else if (kind === "discard") {
+      discard(drag.id);
+    } else if (kind === "group") {
+      const rect = target.getBoundingClientRect();
+      layOff(drag.id, Number(target.dataset.g), event.clientX < rect.left + rect.width / 2 ? "left" : "right");
     }
-    const rect = tile.getBoundingClientRect();
-    const ghost = tile.cloneNode(true);
-    ghost.classList.add("kt-ghost");
-    ghost.style.width = `${rect.width}px`;
-    ghost.style.height = `${rect.height}px`;
-    document.body.append(ghost);
-    drag.ghost = ghost;
-    drag.dx = rect.width / 2;
-    drag.dy = rect.height / 2;
-    source.classList.add("is-dragging");
-    root.classList.add("is-dragging");
-    try {
-      source.setPointerCapture(event.pointerId); // the drop arrives even outside the window
-    } catch {
-      // the pointer is already gone: pointercancel cleans up
-    }
-  }
-  event.preventDefault();
-  drag.ghost.style.transform = `translate(${event.clientX - drag.dx}px, ${event.clientY - drag.dy}px)`;
-  clearHover();
-  const target = dropTarget(event.clientX, event.clientY);
-  if (target) target.classList.add("is-hover");
-});
-
-function endDrag() {
-  const drag = S.drag;
-  S.drag = null;
-  clearHover();
-  root.classList.remove("is-dragging");
-  if (drag && drag.ghost) drag.ghost.remove();
-  $$(".is-dragging").forEach((el) => el.classList.remove("is-dragging"));
-  if (S.deferred) {
-    S.deferred = false;
-    render();
-  }
-  return drag;
-}
-
-document.addEventListener("pointerup", (event) => {
-  const drag = S.drag;
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.started) {
-    endDrag();
-    tapCell(drag.from);
-    return;
-  }
-  const target = dropTarget(event.clientX, event.clientY);
-  endDrag();
-  if (!target) return;
-  const kind = target.dataset.drop;
-  if (kind === "cell") {
-    moveTile(drag.id, Number(target.dataset.i));
-  } else if (kind === "discard") {
-    discard(drag.id);
-  } else if (kind === "group") {
-    const rect = target.getBoundingClientRect();
-    layOff(drag.id, Number(target.dataset.g), event.clientX < rect.left + rect.width / 2 ? "left" : "right");
-  }
-});
-
-document.addEventListener("pointercancel", (event) => {
-  if (S.drag && event.pointerId === S.drag.pointerId) endDrag();
-});
-window.addEventListener("blur", () => {
-  if (S.drag) endDrag();
+  },
 });
 
 function pick(id) {
@@ -1217,13 +1009,6 @@ root.addEventListener("click", (event) => {
 
 // --- keyboard ------------------------------------------------------------------------------------
 
-function focusCell(index) {
-  S.focus = Math.max(0, Math.min(CELLS - 1, index));
-  $$(".kt-cell").forEach((c) => (c.tabIndex = Number(c.dataset.i) === S.focus ? 0 : -1));
-  const el = $(`.kt-cell[data-i="${S.focus}"]`);
-  if (el) el.focus();
-}
-
 function focusedTileId() {
   const el = document.activeElement;
   return el && el.classList.contains("kt-cell") ? el.dataset.id || null : null;
@@ -1236,29 +1021,7 @@ document.addEventListener("keydown", (event) => {
   if (!S.hand || S.me === null) return;
   const cell = target.closest && target.closest(".kt-cell");
   const key = event.key;
-  if (cell) {
-    const i = Number(cell.dataset.i);
-    const moves = { ArrowLeft: i - 1, ArrowRight: i + 1, ArrowUp: i - ROW, ArrowDown: i + ROW, Home: i - (i % ROW), End: i - (i % ROW) + ROW - 1 };
-    if (key in moves) {
-      event.preventDefault();
-      const to = moves[key];
-      if (to >= 0 && to < CELLS) focusCell(to);
-      return;
-    }
-    if (key === "Enter" || key === " ") {
-      event.preventDefault();
-      S.keyAt = performance.now();
-      tapCell(i);
-      focusCell(S.focus);
-      return;
-    }
-    if (key === "s" || key === "S") {
-      event.preventDefault();
-      toggleSeparator(i);
-      focusCell(i);
-      return;
-    }
-  }
+  if (cell && rackKey(event, cell, { tap: tapCell, separator: toggleSeparator })) return;
   const lower = key.length === 1 ? key.toLocaleLowerCase("en") : key;
   if (lower === "escape" || key === "Escape") {
     if (S.picked) {
@@ -1471,4 +1234,4 @@ function celebrate() {
 
 renderSound();
 setStatus(T.connecting);
-connect();
+sock.start();

@@ -40,6 +40,7 @@ from urllib.parse import quote
 
 import pytest
 
+from tests import orphans
 from tests.conftest import ROOT
 from tests.game.livestack import free_port
 
@@ -130,6 +131,7 @@ class LiveSite:
             self.procs[name] = subprocess.Popen(
                 argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True,
+                preexec_fn=orphans.die_with_parent,  # no orphans: tests/orphans.py
             )  # fmt: skip
 
     def check(self) -> None:
@@ -180,6 +182,7 @@ def site_env(var_dir: Path, overrides: dict[str, str] | None = None) -> dict[str
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
+    env[orphans.OWNER_VAR] = orphans.owner()
     env.update(overrides or {})
     redis_url = os.environ.get("REDIS_URL", "")
     if redis_url:

@@ -1,6 +1,7 @@
 """KDVli Okey's table in a real browser on the real stack (issue 18, "Done when"): a
-whole rated 3-hand match against three hard bots, with a human finish from a seeded
-deal, screenshots on a desktop (1280x800) and a phone held sideways (844x390).
+whole rated 3-hand match in partners (V-M1, P-8: the human and the bot opposite against
+the other two) against three hard bots, with a human finish from a seeded deal,
+screenshots on a desktop (1280x800) and a phone held sideways (844x390).
 
 The deal is fixed by the match seed and the bots' chance by ``KUT_TEST_SEEDS``
 (``game.services._test_bot_rng``), so the match plays out exactly as ``expected_match``
@@ -8,7 +9,12 @@ plays it with the engine alone: the human (``human_choice``, the test's own head
 only by what the page shows) shows the indicator in hand 1 (V-I1), finishes hand 1 by
 dropping its last loose tile on the indicator after *Seri Diz* (V-F1, V-F3), then a hand
 runs out of tiles and is dealt again (V-E2), and the bots finish the other two hands.
-The final totals and the rating written (V-Q2) must be the engine's.
+Partners are on the table all match long: each seat card names its team, partner and
+team total, *Masa ayarları* lists the teams, the end-of-hand and final tables add the
+team rows.  Once, on its turn, the human's seat is marked *away* as the site marks it
+after V-N6's second timeout (waiting out two real 60-s turns would double the test):
+the away note and *Geri döndüm* show, the button gives the seat back and the hand goes
+on untouched.  The final totals and the rating written (V-Q4) must be the engine's.
 """
 
 from __future__ import annotations
@@ -20,25 +26,25 @@ from concurrent.futures import ThreadPoolExecutor
 import orjson
 import pytest
 from django.db import connection
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from game import services
 from game.engine import registry
 from game.engine.deal import SeededRNG
 from game.engine.kdvli import counting
 from game.engine.okey.tiles import face_name, face_sort_key, okey_face, parse_face
-from game.models import Match
+from game.models import Match, MatchSeat
 from lobby.models import Ranking
 from tests.e2e.livesite import remove_stale_test_databases, start_site
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context, shot
+from tests.e2e.tilepage import TilePage
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 GAME = registry.get("kdvli")
 SEED = "kdvli-32"  # found with expected_match: show, a human finish, a void hand
-OPTIONS = {"hands": 3}
+OPTIONS = {"hands": 3, "partners": True}  # V-M1: seats 0 + 2 against 1 + 3
 LEVEL = "hard"
-WAIT = 30_000  # ms
 TAKE_TURNS = (2, 6)  # the human takes the tile thrown to it on its 2nd and 6th take
 
 
@@ -82,7 +88,7 @@ def human_choice(faces: list[str], okey: str) -> tuple[str, str | None, str]:
 def expected_match(seed: str):
     """The whole match with the engine alone, as the site plays it with test seeds:
     returns (the final state, the human's turns, what happened each deal)."""
-    opts = GAME.clean_options({**OPTIONS, "partners": False})
+    opts = GAME.clean_options(OPTIONS)
     st = GAME.new_match(opts, 4, services._rng_for_hand(seed, 1))
     steps, turns, takes, deals = 0, 0, 0, []
     while True:
@@ -137,32 +143,8 @@ FACTS_JS = """() => {
 }"""
 
 
-class KdvliTable:
-    def __init__(self, page: Page):
-        self.page = page
-        self.errors: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-
-    def facts(self) -> dict:
-        return self.page.evaluate(FACTS_JS)
-
-    def wait(self, js: str, arg=None) -> None:
-        self.page.wait_for_function(js, arg=arg, timeout=WAIT)
-
-    def act(self, do) -> None:
-        """``do()``, then wait for a newer frame; a server error fails the test."""
-        f = self.facts()
-        do()
-        self.wait(
-            "([v, l, e]) => { const d = document.getElementById('kt').dataset;"
-            " return Number(d.version) > v || Number(d.layout) > l || Number(d.errors) > e; }",
-            [f["version"], f["layout"], f["errors"]],
-        )
-        after = self.facts()
-        assert after["errors"] == f["errors"], self.page.evaluate(
-            "() => document.getElementById('kt').dataset.lastError"
-        )
+class KdvliTable(TilePage):
+    FACTS_JS = FACTS_JS
 
     def wait_my_move(self) -> str:
         self.wait(
@@ -174,9 +156,6 @@ class KdvliTable:
 
     def cell(self, i: int):
         return self.page.locator(f'.kt-cell[data-i="{i}"]')
-
-    def button(self, action: str):
-        return self.page.locator(f'.kt-btn[data-action="{action}"]')
 
 
 def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, settings):
@@ -192,7 +171,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
         try:
             return services.match_create(
                 game="kdvli", options=OPTIONS, users=[user, None, None, None], rated=True,
-                level="usta", host=user, seed=SEED,
+                level="usta", host=user, seed=SEED, partners=True,
             )  # fmt: skip
         finally:
             connection.close()
@@ -209,10 +188,24 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     table.wait("() => Number(document.getElementById('kt').dataset.version) >= 0")
     expect(page.locator(".kt-brand")).to_have_text("KDVli")
     expect(page.locator(".kt-pile")).to_have_count(4)  # the four discard piles
+    # V-M1, P-8: who plays with whom, during the match (the bot opposite is the partner)
+    expect(page.locator('.kt-seat-me[data-team="A"] .kv-partner')).to_have_text("Eş: Bot 3 (zor)")
+    expect(page.locator('.kt-seat[data-pos="north"][data-team="A"] .kv-partner')).to_contain_text(
+        "Zeynep"
+    )
+    for pos in ("east", "west"):
+        expect(
+            page.locator(f'.kt-seat[data-pos="{pos}"][data-team="B"] .kv-team-total')
+        ).to_have_text(re.compile(r"^Takım toplamı -?\d+$"))
+    page.locator(".kv-settings-toggle").click()
+    expect(page.locator(".kv-facts dt", has_text="Takım A")).to_have_count(1)
+    expect(page.locator(".kv-facts dd", has_text="Zeynep + Bot 3 (zor): 0")).to_have_count(1)
+    expect(page.locator(".kv-facts dd", has_text="Bot 2 (zor) + Bot 4 (zor): 0")).to_have_count(1)
+    page.locator(".kv-settings-toggle").click()
 
     seen = {"show": 0, "finish": 0, "void": 0, "hand": 0, "drag_discard": 0, "tap_discard": 0,
             "moved": 0, "clock": 0, "phone": 0, "warn": 0,
-            "take": 0, "pairs": 0}  # fmt: skip
+            "take": 0, "pairs": 0, "away": 0, "bitir": 0}  # fmt: skip
     turns = takes = 0
     ended: set[str] = set()
     t0 = time.monotonic()
@@ -239,6 +232,8 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
                     seen["hand"] += 1
                     expect(page.locator(".kt-overlay-sub")).to_contain_text("Çarpan ×")
                     expect(page.locator(".kt-score-table tbody tr")).to_have_count(4)
+                    # V-S4: the team rows under the seats (a hand's team score, total)
+                    expect(page.locator(".kt-score-table tfoot tr.kv-team-row")).to_have_count(2)
                 if seen["hand"] == 1 and kind == "hand":
                     shot(page, "kdvli-end-of-hand-desktop")
             table.wait(
@@ -254,6 +249,23 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
         expect(clock).to_be_visible()  # V-N5: the move countdown in the top bar
         expect(clock).to_have_class(re.compile("is-mine"))
         expect(clock.locator(".kv-clock-left")).to_have_text(re.compile(r"^\d+ sn$"))
+        if seen["away"] == 0 and turns == 2:
+            # V-N6: after a second timeout the site marks the seat away (services); the
+            # page, reloaded, shows the note and Geri döndüm, which gives the seat back.
+            # bot_due is left alone, so no bot moves for the seat meanwhile.
+            MatchSeat.objects.filter(match=match, seat=0).update(away=True)
+            page.reload()
+            away = page.locator(".kv-away")
+            expect(away).to_be_visible()
+            expect(away).to_contain_text("bir bot oynuyor")
+            expect(page.locator(".kt-seat-me .kt-presence.is-away")).to_have_count(1)
+            shot(page, "kdvli-away-desktop")
+            away.get_by_role("button", name="Geri döndüm").click()
+            expect(away).to_be_hidden()
+            assert not MatchSeat.objects.get(match=match, seat=0).away
+            assert table.wait_my_move() == state and table.facts()["version"] == f["version"]
+            seen["away"] += 1
+            f = table.facts()
         if f["show"]:
             # V-I1: the other copy of the indicator, before taking a tile
             table.act(table.button("show_indicator").click)
@@ -333,6 +345,20 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
             seen["finish"] += 1
             continue
         cell = next(c for c in f["cells"] if c["face"] == face)
+        if seen["bitir"] == 0 and turns >= 6:
+            # Bitir with a picked tile while the rest is no finish: warned, nothing moves
+            # (V-F3); the turn goes on
+            table.cell(cell["i"]).click()
+            errors = table.facts()["errors"]
+            table.button("finish").click()
+            table.wait("(e) => Number(document.getElementById('kt').dataset.errors) > e", errors)
+            assert (
+                page.evaluate("() => document.getElementById('kt').dataset.lastError")
+                == "invalid_finish"
+            )
+            expect(page.locator(".kt-toasts")).to_contain_text("Bitmek için")
+            assert table.facts()["cells"] == f["cells"] and table.facts()["phase"] == "play"
+            seen["bitir"] += 1
         if turns % 2:
             table.act(
                 lambda i=cell["i"]: table.cell(i).drag_to(
@@ -360,6 +386,7 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     # The final result, as the engine played it alone (V-M4), and the rating (V-Q2).
     expect(page.locator(".kt-overlay[data-kind=final] h2")).to_have_text("Maç bitti")
     expect(page.locator(".kv-final-table tbody tr")).to_have_count(4)
+    expect(page.locator(".kv-final-table tfoot tr.kv-team-row")).to_have_count(2)
     shot(page, "kdvli-final-desktop")
     page.set_viewport_size(PHONE_LANDSCAPE)
     shot(page, "kdvli-final-phone")
@@ -372,9 +399,13 @@ def test_a_rated_three_hand_match_against_bots(kdvli_site, browser: Browser, set
     assert turns == expected_turns
     assert seen["finish"] == 1 and seen["show"] >= 1 and seen["void"] == 1, seen
     assert seen["drag_discard"] and seen["tap_discard"] and seen["moved"] and seen["phone"]
-    assert seen["warn"] and seen["take"] and seen["pairs"]
+    assert seen["warn"] and seen["take"] and seen["pairs"] and seen["away"] and seen["bitir"]
+    assert (
+        result.detail["partners"]
+        and result.detail["team_totals"][0] < result.detail["team_totals"][1]
+    )
     change = GAME.rating.match_changes(
-        result, False, [{"rating": 1500, "role": "played"}, None, None, None], match.options
+        result, True, [{"rating": 1500, "role": "played"}, None, None, None], match.options
     )[0]
     deadline = time.monotonic() + 20
     while not Ranking.objects.filter(user=user, game="kdvli").exists():

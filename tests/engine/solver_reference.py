@@ -11,8 +11,11 @@
 Both references return ``(can_open, value)`` where ``value`` is
   - task ``None``: the minimum points left;
   - a normal task: the minimum points left after arranging the tiles the opening does
-    not use into runs and küts (``None`` when it cannot be opened);
-  - ``FINISH``: whether some finish leaves a real okey as the last tile.
+    not use into runs and küts (``None`` when it cannot be opened) — the solver's
+    ``PLAY`` objective; with ``objective="spec"`` (``exhaustive`` only) the minimum
+    points of the tiles the opening does not use, as they are (kut-scenario.md);
+  - ``FINISH``: whether some finish leaves a real okey as the last tile; with
+    ``objective="spec"`` the fewest points of the one tile a finish can leave.
 They share no code with the solver except the tile encoding.
 """
 
@@ -174,6 +177,7 @@ def _can_cover_all_but_one(rack: Counter, okey: int):
         return False
 
     possible = okey_last = False
+    cheapest = None
     for t in list(rack):
         if rack[t] == 0:
             continue
@@ -183,17 +187,27 @@ def _can_cover_all_but_one(rack: Counter, okey: int):
             possible = True
             if t == J:
                 okey_last = True
-    return possible, okey_last
+            if cheapest is None or points(t, okey) < cheapest:
+                cheapest = points(t, okey)
+    return possible, okey_last, cheapest
 
 
-def exhaustive(faces, okey: int, task):
+def _raw(rack: Counter, okey: int) -> int:
+    """The points of ``rack``'s tiles as they are (a real okey 100)."""
+    return sum(points(t, okey) * n for t, n in rack.items())
+
+
+def exhaustive(faces, okey: int, task, objective: str = "play"):
     rack = to_tiles(faces, okey)
     if task is None:
         return None, _min_left(rack, okey)
     if tuple(task) == ():
+        if objective == "spec" and len(faces) < 2:  # nothing to submit: no finish
+            return False, None
         if not faces:
             return False, False
-        return _can_cover_all_but_one(rack, okey)
+        possible, okey_last, cheapest = _can_cover_all_but_one(rack, okey)
+        return possible, (cheapest if objective == "spec" else okey_last)
     need = Counter((k, n) for k, n in task)
     lengths = {}
     for k, n in need:
@@ -209,7 +223,7 @@ def exhaustive(faces, okey: int, task):
             if k in seen:
                 return
             seen.add(k)
-            v = _min_left(r, okey)
+            v = _raw(r, okey) if objective == "spec" else _min_left(r, okey)
             if best is None or v < best:
                 best = v
             return

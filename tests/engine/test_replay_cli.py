@@ -108,6 +108,12 @@ MALFORMED = {
     "missing_indicator": json.dumps({k: v for k, v in BASE.items() if k != "indicator"}),
     "bad_seat": json.dumps(scenario(actions=[{"seat": 4, "type": "draw"}])),
     "three_racks": json.dumps(scenario(racks=BASE["racks"][:3])),
+    # nested deeper than Python's parser goes (a RecursionError once gave a traceback)
+    "nested_too_deeply": "[" * 100_000,
+    "a_field_nested_too_deeply": '{"game": "king", "chooser": ' + "[" * 990 + "]" * 990 + "}",
+    "a_tile_nested_too_deeply": json.dumps(scenario(deck=[])).replace(
+        '"deck": []', '"deck": ' + "[" * 990 + "]" * 990
+    ),
 }
 
 

@@ -50,8 +50,9 @@ def test_k_t2_notation_round_trips():
     """K-T2: R Y B K + number; F is the fake okey."""
     for f in range(53):
         assert parse_face(face_name(f)) == f
-    assert face_name(F("k13")) == "K13"
-    for bad in ("R0", "R14", "X3", "", "FF", 7, None, "R 5"):
+    assert face_name(F("K13")) == "K13"
+    # exactly the notation: no small letters, no spaces (kut-scenario.md: malformed)
+    for bad in ("R0", "R14", "X3", "", "FF", 7, None, "R 5", "k13", "f", " R5", "R5 ", "R05"):
         with pytest.raises(NotationError):
             parse_face(bad)
 

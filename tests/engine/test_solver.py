@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from game.engine.solver import SolverError, solve
+from game.engine.solver import PLAY, SolverError, solve
 from game.engine.tasks import FINISH, FIVE_PAIRS, task_for
 from game.engine.tiles import FAKE, face_name, okey_face, parse_face
 from tests.engine.solver_reference import check_solution, exhaustive, group_kind
@@ -32,10 +32,10 @@ def names(fs):
     return [face_name(f) for f in fs]
 
 
-def run(tiles, task, indicator="R7"):
+def run(tiles, task, indicator="R7", objective="spec"):
     okey = okey_face(parse_face(indicator))
     fs = faces(*tiles)
-    sol = solve(fs, okey, task)
+    sol = solve(fs, okey, task, objective)
     check_solution(fs, okey, task, sol)
     return sol
 
@@ -143,16 +143,56 @@ def test_ko6_five_pairs_exactly():
 def test_kr4_kut_kept_natural_first():
     # küt of 4 + run of 4; R5 can serve the küt or the run R2..R5, the okey the other.
     tiles = ["R5", "Y5", "B5", "K5", "R2", "R3", "R4", "R8"]
-    sol = run(tiles, task_for(8, 3))
+    sol = run(tiles, task_for(8, 3), objective=PLAY)  # Diz (K-R4) and the bots
     assert sol.can_open
     kut = sol.groups[sol.kinds.index("kut")]
     assert OKEY_R8 not in kut  # the küt is natural; the okey goes to the run
 
 
+def test_the_command_opens_leaving_the_fewest_points_as_they_are():
+    """kut-scenario.md: with a task that can be opened, ``points_left`` counts the tiles
+    the opening leaves as they are, and none leaves fewer (found by an audit: the
+    command used to report the play choice's points, 135 where 29 was possible)."""
+    sol = run(["R5", "Y4", "R3", "R4", "B8", "B5", "B3", "B10", "K2", "B6"], task_for(12, 2),
+              indicator="B2")  # fmt: skip
+    assert sol.can_open and sol.points_left == 29  # B8 okey(B9) B10, not R3 R4 R5
+    sol = run(["K7", "R12", "R3", "K11", "B6", "Y8", "Y9", "B8", "Y6", "K11", "R4", "R1", "R9"],
+              task_for(12, 2), indicator="K10")  # fmt: skip
+    assert sol.can_open and sol.points_left == 61  # the two okeys with R12: R10 R11 R12
+
+
+def test_the_okey_may_stand_first_in_a_task_run_to_leave_a_cheaper_natural():
+    """kut-scenario.md: "none leaves fewer". A task run may begin with the real okey
+    although the natural it stands for is in the rack: that natural stays instead of the
+    run's top (found by an audit: the command held the naturals first and left B13,
+    13, where B10, 10, was possible)."""
+    sol = run(["B10", "B11", "B12", "B13", "R8"], task_for(8, 2))  # R7: the okey is R8
+    assert sol.can_open and sol.points_left == 10 and names(sol.left) == ["B10"]
+    sol = run(["R10", "R11", "R12", "R13", "B1"], task_for(5, 2), indicator="B13")
+    assert sol.can_open and sol.points_left == 10 and names(sol.left) == ["R10"]
+    tiles = ["B10", "R13", "B1", "Y10", "R10", "R11", "B13", "B10", "K13", "Y13", "F", "B9",
+             "R12", "K12", "Y9"]  # fmt: skip
+    assert run(tiles, task_for(5, 2), indicator="B13").points_left == 110
+
+
+def test_runs_with_okeys_agree_with_exhaustive():
+    """Racks made for the case above: a stretch of one colour, the okey(s), a few others,
+    and a task of runs; the command's points left (SPEC) against the brute force."""
+    rng = random.Random(7)
+    run_tasks = [task_for(12, 2), task_for(12, 4), task_for(12, 7), task_for(8, 6)]
+    for _ in range(120):
+        okey = rng.randrange(52)
+        colour, lo = rng.randrange(4), rng.randrange(1, 10)
+        stretch = [colour * 13 + n - 1 for n in range(lo, min(14, lo + rng.randrange(3, 7)))]
+        others = [rng.randrange(52) for _ in range(rng.randrange(0, 3))]
+        fs = [f for f in stretch + others if f != okey] + [okey] * rng.randrange(1, 3)
+        _agree(fs[:9], okey, rng.choice(run_tasks))
+
+
 def test_task_opening_prefers_best_rest():
-    # küt of 3 (12 tasks, task 1): R5 Y5 B5 K5 R6 R7 -- opening with R5 would strand
-    # R6 R7; opening Y5 B5 K5 leaves the run R5 R6 R7 for later
-    sol = run(["R5", "Y5", "B5", "K5", "R6", "R7"], task_for(12, 1))
+    # PLAY (the bots, Diz): küt of 3 (12 tasks, task 1): R5 Y5 B5 K5 R6 R7 -- opening
+    # with R5 would strand R6 R7; opening Y5 B5 K5 leaves the run R5 R6 R7 for later
+    sol = run(["R5", "Y5", "B5", "K5", "R6", "R7"], task_for(12, 1), objective=PLAY)
     assert sol.can_open
     assert sorted(names(sol.groups[0])) == ["B5", "K5", "Y5"]
     assert names(sol.left) == ["R5", "R6", "R7"] and sol.points_left == 18
@@ -174,9 +214,16 @@ def test_ko7_finish_from_hand():
 
 
 def test_ko7_finish_prefers_real_okey_last():
-    # R1 R2 R3 + okey: the okey can extend the run or be the last tile (-200, K-S1)
-    sol = run(["R1", "R2", "R3", "R8"], FINISH)
+    # PLAY: R1 R2 R3 + okey: the okey can extend the run or be the last tile (-200, K-S1)
+    sol = run(["R1", "R2", "R3", "R8"], FINISH, objective=PLAY)
     assert sol.can_open and sol.left == [OKEY_R8]
+
+
+def test_ko7_the_command_leaves_the_cheapest_tile():
+    """kut-scenario.md: none leaves fewer points: R2 R3 + okey, R1 left (1 point)."""
+    sol = run(["R1", "R2", "R3", "R8"], FINISH)
+    assert sol.can_open and names(sol.left) == ["R1"] and sol.points_left == 1
+    assert names(sol.groups[0]) in (["R2", "R3", "R8"], ["R8", "R2", "R3"])
 
 
 def test_ko7_finish_needs_exactly_one_left():
@@ -222,7 +269,21 @@ def _dense_rack(rng, size):
 
 
 def _agree(fs, okey, task):
+    """The command's answer (SPEC) against the brute force: exact points left."""
     sol = solve(fs, okey, task)
+    check_solution(fs, okey, task, sol)
+    ref_can, ref_val = exhaustive(fs, okey, task, objective="spec")
+    if task is not None:
+        assert sol.can_open == ref_can, (names(fs), okey, task)
+    if task is None:
+        assert sol.points_left == ref_val
+    elif sol.can_open:
+        assert sol.points_left == ref_val, (names(fs), okey, task)
+    _agree_play(fs, okey, task)
+
+
+def _agree_play(fs, okey, task):
+    sol = solve(fs, okey, task, PLAY)
     check_solution(fs, okey, task, sol)
     ref_can, ref_val = exhaustive(fs, okey, task)
     if task is None:
@@ -263,7 +324,7 @@ def test_agreement_with_ilp():
         else:
             fs, okey = _random_rack(rng, rng.randrange(14, 33), i % 2 == 0)
         for task in (None, FINISH, rng.choice(TASKS)):
-            sol = solve(fs, okey, task)
+            sol = solve(fs, okey, task, PLAY)  # the references' objective
             check_solution(fs, okey, task, sol)
             ref_can, ref_val = ilp(fs, okey, task)
             if task is None or task == FINISH:

@@ -5,6 +5,8 @@ K-N7's tie-break."""
 
 from __future__ import annotations
 
+import json
+
 from game.engine.groups import classify, kut_values
 from game.engine.replay import load_scenario, run_scenario
 from game.engine.tasks import KUT, RUN
@@ -118,6 +120,38 @@ def test_k_l7_isle_lays_off_natural_tiles_in_face_order_then_the_okeys():
     assert _table(result) == [
         ("run", ["R6", "R7", "R8", "R9", "R10", OKEY], ["R6", "R7", "R8", "R9", "R10", "R11"])
     ]
+
+
+def test_k_l7_an_okey_exchange_with_one_tile_left():
+    """K-L7 adds every tile it can, okey exchanges included, respecting K-N4: with one
+    tile left an exchange is still made (the okey comes back, the rack keeps a tile),
+    as the manual lay-off makes it.  Found by an audit: İşle once refused it."""
+    scenario = json.loads(KL7_SCENARIO)
+    result = run_scenario(scenario)
+    assert all(r["ok"] for r in result["results"]), result["results"]
+    assert result["racks"][0] == ["K2"]  # R8 took the okey's place; the okey is back
+    assert ["R5", "R6", "R7", "R8"] in [g["tiles"] for g in result["table"]]
+
+
+KL7_SCENARIO = """{"game": "kut", "tasks": 8, "task": 2, "starter": 0, "indicator": "K1",
+ "racks": [["R5", "R6", "R7", "K2", "R8", "Y1", "Y2", "Y3", "B1", "B2", "B3", "K5", "K6",
+            "K7", "R13"],
+           ["Y13", "B9", "R2", "K9", "Y12", "R5", "K6", "R11", "R6", "Y8", "Y11", "K3", "Y2",
+            "Y8"],
+           ["B2", "K11", "B5", "K5", "R1", "B10", "R13", "Y9", "Y5", "R12", "K10", "K10", "R3",
+            "R7"],
+           ["B6", "B7", "Y10", "B7", "B5", "B12", "B3", "B11", "B1", "B8", "Y10", "R3", "R11",
+            "K11"]],
+ "deck": ["Y13", "Y12", "B13", "K8", "K1", "B11", "Y7", "Y6", "B10"],
+ "actions": [{"seat": 0, "type": "open", "groups": [["R5", "R6", "R7", "K2"]]},
+  {"seat": 0, "type": "discard", "tile": "R13"}, {"seat": 1, "type": "draw"},
+  {"seat": 1, "type": "discard", "tile": "Y13"}, {"seat": 2, "type": "draw"},
+  {"seat": 2, "type": "discard", "tile": "Y12"}, {"seat": 3, "type": "draw"},
+  {"seat": 3, "type": "discard", "tile": "B13"}, {"seat": 0, "type": "draw"},
+  {"seat": 0, "type": "new_groups", "groups": [["Y1", "Y2", "Y3"], ["B1", "B2", "B3"],
+                                               ["K5", "K6", "K7"]]},
+  {"seat": 0, "type": "lay_off", "tile": "K8", "group": 3},
+  {"seat": 0, "type": "auto_lay_off"}]}"""
 
 
 # --- K-N7 ------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ import uuid
 from pathlib import Path
 from urllib.parse import quote
 
+from tests import orphans
+
 ROOT = Path(__file__).resolve().parents[2]
 
 TIMINGS = {
@@ -63,6 +65,7 @@ class CeleryStack:
         if redis_url:
             env["REDIS_URL"] = redis_url
         env.update({k: str(v) for k, v in extra_env.items()})
+        env[orphans.OWNER_VAR] = orphans.owner()  # reaped if this run is killed
         self.env = env
         self.proc: subprocess.Popen | None = None
         self._log = None
@@ -82,7 +85,7 @@ class CeleryStack:
         offset = self._log.tell()  # a restart: look only at this run's lines
         self.proc = subprocess.Popen(
             argv, cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
+            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=orphans.die_with_parent,
         )  # fmt: skip
         began = time.monotonic()
         deadline = began + timeout

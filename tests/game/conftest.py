@@ -36,13 +36,15 @@ def session_cookie(user) -> str:
     return client.cookies["sessionid"].value
 
 
-async def connect(match_id: int, cookie: str | None, origin: str = "http://localhost"):
+async def connect(match_id: int, cookie: str | None, origin: str = "http://localhost",
+                  query: str = ""):  # fmt: skip
     from kut_site.asgi import application
 
     headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
     if cookie:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    comm = WebsocketCommunicator(application, f"/ws/match/{match_id}/", headers=headers)
+    path = f"/ws/match/{match_id}/" + (f"?{query}" if query else "")
+    comm = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await comm.connect(timeout=10)
     return comm, connected, code
 

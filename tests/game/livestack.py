@@ -33,6 +33,7 @@ from urllib.parse import quote
 import pytest
 from websockets.asyncio.client import connect as ws_connect
 
+from tests import orphans
 from tests.conftest import ROOT
 
 _DB_URL = os.environ.get("DATABASE_URL", "")
@@ -64,7 +65,8 @@ _SITE_VARS = {
 CHANNEL_PREFIX = f"kut-live-{uuid.uuid4().hex[:10]}"
 
 # Started with ``python -c`` for the deliberately broken variant: the same daphne, but
-# ``game.services._locked`` reads the match row without ``select_for_update``.
+# ``game.services._locked`` (and ``_locked_with_seats``, the move's) reads the match row
+# without ``select_for_update``.
 _UNLOCKED_LAUNCHER = """
 import sys
 import django
@@ -79,24 +81,11 @@ def _unlocked(match_id):
         raise services.ServiceError("no_such_match") from None
 
 services._locked = _unlocked
+services._locked_with_seats = lambda match_id: (_unlocked(match_id), None)
 from daphne.cli import CommandLineInterface
 sys.argv = ["daphne", *sys.argv[1:]]
 CommandLineInterface.entrypoint()
 """
-
-
-try:  # loaded here, not in the forked child (no imports between fork and exec)
-    import ctypes
-
-    _prctl = ctypes.CDLL(None, use_errno=True).prctl
-except (OSError, AttributeError):  # not Linux
-    _prctl = None
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: SIGKILL it if pytest itself dies (no orphans)."""
-    if _prctl is not None:
-        _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 _direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
@@ -140,6 +129,7 @@ def site_env(database_url: str) -> dict[str, str]:
         KUT_CHANNEL_PREFIX=CHANNEL_PREFIX,
         PYTHONUNBUFFERED="1",
     )
+    env[orphans.OWNER_VAR] = orphans.owner()
     return env
 
 
@@ -176,7 +166,7 @@ class Daphne:
             self.proc = subprocess.Popen(
                 cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True,
-                preexec_fn=_die_with_parent,
+                preexec_fn=orphans.die_with_parent,
             )  # fmt: skip
         self.starts += 1
         self.spawned = time.monotonic()

@@ -326,6 +326,7 @@ def _thread_races(players, tag: str, check_log: bool, expect: str, patch=None) -
             version, claimants, before = position
             with pytest.MonkeyPatch.context() as mp:
                 mp.setattr(services, "_locked", _unlocked_get)
+                mp.setattr(services, "_locked_with_seats", lambda m: (_unlocked_get(m), None))
                 if patch:
                     patch(mp)
                 outcome = _claim_in_threads(mid, claimants)

@@ -280,3 +280,47 @@ async def test_leaving_mid_match_a_bot_takes_over_p5_is_recorded_and_the_last_le
     assert (ranking.points, ranking.leaves, ranking.losses) == (-1, 1, 1)
     after = await sync_to_async(lambda: client_for(ali).post(leave_url))()
     assert after.status_code == 404  # no longer seated
+
+
+# --- rematch: a game without its own rematch choice ------------------------------------------
+
+
+def test_a_game_without_rematch_choice_gets_a_plain_rematch(players, monkeypatch):
+    """``choices_for`` is generic: a game whose GAME has no ``rematch_choice`` is offered
+    nothing to choose and keeps its options — no KÜT tasks are forced on it.  (KÜT's own
+    GAME is stripped of its choice here to stand for such a game.)"""
+    from game.engine import registry
+
+    kut = registry.get("kut")
+    assert rematch.choices_for("kut") == ("tasks", (5, 8, 12))
+    assert rematch.choices_for("kdvli") == ("hands", (3, 5, 7, 9, 11))
+    assert rematch.choices_for("no-such-game") == (None, ())
+    monkeypatch.delattr(type(kut), "rematch_choice")
+    assert rematch.choices_for("kut") == (None, ())
+
+    ali, ayse = players[:2]
+    old = finished([ali, ayse, None, None], levels=["", "", "hard", "easy"])
+    # the table offers the host one plain "Play again" button (posting 0), not none
+    from lobby.templatetags.history_tags import table_extras_config
+
+    cfg = table_extras_config(old, "token")
+    assert cfg["rematch_choices"] == [0] and "{n}" not in cfg["strings"]["rematch"]["tasks"]
+    options = dict(old.options)
+
+    def code(*args):
+        with pytest.raises(services.ServiceError) as info:
+            rematch.rematch_offer(*args)
+        return info.value.code
+
+    assert code(old.pk, ali, 8) == "bad_tasks"  # nothing to choose: a number is refused
+    assert code(old.pk, ali, "8") == "bad_tasks"
+    assert rematch.rematch_offer(old.pk, ali, None) is None  # ayşe is asked
+    assert rematch_frame(old)["tasks"] is None
+    new = rematch.rematch_answer(old.pk, ayse, True)
+    assert new is not None and new.options == options  # the same options, nothing forced
+    assert seating(new) == [(ali, ""), (ayse, ""), (None, "hard"), (None, "easy")]
+    # The form posts no number (the view reads it as 0): the same plain offer.
+    again = finished([ali, None, None, None], seed="plain")
+    new = client_for(ali).post(reverse("lobby:rematch_offer", args=[again.pk]), {},
+                               HTTP_ACCEPT="application/json").json()  # fmt: skip
+    assert new["ok"] and Match.objects.get(pk=new["match_id"]).options == again.options

@@ -196,3 +196,26 @@ class RatedToyGame(ToyGame):
 
 
 RATED = RatedToyGame()
+
+
+class HintedToyGame(RatedToyGame):
+    """The protocol's optional hints (protocol.py), as Kelimeki uses them: no test tables
+    (P-3), one ranking for every level (P-7), no leaving rules (P-5/P-13) and its own
+    move clock (a day per move, 2 days with the "slow" option)."""
+
+    key = "toyh"
+    table_template = "game/match.html"  # playable in the lobby
+    practice_tables = False
+    ranked_by_level = False
+    leaving_rules = False
+
+    def clean_options(self, options):
+        cleaned = super().clean_options({k: v for k, v in options.items() if k != "slow"})
+        cleaned["slow"] = bool(options.get("slow", False))
+        return cleaned
+
+    def move_seconds_for(self, options) -> int:
+        return 2 * 86400 if options.get("slow") else 86400
+
+
+HINTED = HintedToyGame()

@@ -25,6 +25,7 @@ from game import services
 from game.engine import bots
 from game.engine.match import MatchState
 from game.models import Match, MatchAction
+from tests import orphans
 from tests.game.livestack import FrameError, Player, free_port
 
 
@@ -49,7 +50,7 @@ class RedisServer:
                 ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
                  "--save", "", "--appendonly", "no", "--dir", str(self.dir)],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=orphans.die_with_parent,
             )  # fmt: skip
         import redis
 

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
-from game import services
+from game import changes, services
 from game.engine import bots
 from game.engine.deal import deal_order
 from game.engine.match import MatchState, new_match, record_hand, start_next_hand
@@ -77,11 +77,17 @@ def _check_text(text: str, hand: HandState, seat, seed: str, where: str) -> None
 
 
 class Sock:
+    """One socket taking change frames (issue 22, ``?frames=change``): every frame it
+    receives — snapshot or change — is kept with its raw text and the full frame it
+    gives (``game.changes.FrameStream``, the Python twin of static/js/frames.js)."""
+
     def __init__(self, comm, seat):
         self.comm = comm
         self.seat = seat
         self.frames: list[tuple[dict, str]] = []
         self.latest: dict | None = None
+        self.stream = changes.FrameStream()
+        self.changes = 0
 
     async def pump(self, version: int, timeout: float = 30) -> None:
         """Read until a state frame of at least ``version`` (sync when silent)."""
@@ -96,8 +102,12 @@ class Sock:
                 continue
             frame = json.loads(text)
             assert frame["type"] != "error", frame
-            if frame["type"] == "state":
-                self.frames.append((frame, text))
+            if frame["type"] in ("state", "change"):
+                self.changes += frame["type"] == "change"
+                full = self.stream.take(frame)
+                assert full is not None, f"seat {self.seat}: a change that does not fit"
+                self.frames.append((full, text))  # the raw text is checked too
+                frame = full
                 if self.latest is None or frame["version"] >= self.latest["version"]:
                     self.latest = frame
 
@@ -137,7 +147,7 @@ def test_no_frame_or_page_shows_what_its_viewer_may_not_see(settings, monkeypatc
 
     socks: dict = {}
     for seat, user in ((0, users[0]), (None, watcher_user)):
-        comm, ok, code = run(connect(m.pk, session_cookie(user)))
+        comm, ok, code = run(connect(m.pk, session_cookie(user), query="frames=change"))
         assert ok, code
         socks[seat] = Sock(comm, seat)
     clients = {seat: _client(users[seat]) for seat in HUMANS}
@@ -187,9 +197,12 @@ def test_no_frame_or_page_shows_what_its_viewer_may_not_see(settings, monkeypatc
             assert frame["me"] == seat
             check_view_secrecy(hand, seat, frame["hand"])
             _check_text(text, hand, seat, m.seed, f"seat {seat} v{frame['version']}")
+            full = json.dumps(frame, ensure_ascii=False)  # the frame the change gave
+            _check_text(full, hand, seat, m.seed, f"seat {seat} v{frame['version']} (applied)")
             if seat is None:
                 assert '"rack"' not in text and '"can"' not in text
         counts[seat] = len(sock.frames)
+        assert sock.changes >= len(sock.frames) // 2, "the frames were change frames"
     # every page, against the state of the version it was served at
     for version, seat, url, body in pages_seen:
         _check_text(body, states[version], seat, m.seed, f"page {url} for seat {seat}")

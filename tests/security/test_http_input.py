@@ -299,7 +299,10 @@ TABLE_CASES = [
      "private": "0", "level": "orta"},
     {"game": "<script>alert(1)</script>", "opt_tasks": "8", "rated": "1", "private": "0",
      "level": "orta"},
-    {"game": "kastet", "rated": "1", "private": "0", "level": "orta"},  # not playable yet
+    # S-M2: an even number of hands, and a move time off P-6's 15-s steps
+    {"game": "kastet", "opt_hands": "4", "rated": "1", "private": "0", "level": "orta"},
+    {"game": "kastet", "opt_hands": "3", "rated": "1", "private": "0", "level": "orta",
+     "move_seconds": "61"},
 ]  # fmt: skip
 
 

@@ -38,6 +38,8 @@ import orjson
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
+from game.changes import FrameStream  # pure Python, no Django
+
 # mirrors game.consumers (RATE_PER_SECOND 10, RATE_BURST 30) with a safety margin
 RATE_PER_SECOND = 9.0
 RATE_BURST = 24.0
@@ -65,6 +67,8 @@ class Seat:
         self.planned: tuple[int, dict | None] | None = None  # (version, chosen action)
         self.synced = None  # the in-flight action a sync was sent for
         self.first_version: int | None = None
+        self.stream = FrameStream()  # snapshots and change frames -> full frames
+        self.stream_waiting = False  # a snapshot was asked for after a change did not fit
 
     # -- rate limit (saturation mode, game tables) ------------------------------------
     def rate_wait(self) -> float:
@@ -121,6 +125,8 @@ class Run:
         self.late_syncs = 0
         self.ack_timeouts = 0
         self.rate_waits = 0
+        self.change_frames = 0  # of the state frames, change frames (issue 22)
+        self.change_misses = 0  # change frames that did not fit (a snapshot was asked for)
         self.lag: list[float] = []
         if self.kind == "game":
             from game.engine import bots  # pure Python, no Django
@@ -186,6 +192,21 @@ async def reader(run: Run, seat: Seat) -> None:
                 continue
             frame = orjson.loads(text)  # the clients share the machine: parse cheaply
             kind = frame.get("type")
+            if kind == "change":  # issue 22: what changed since this socket's last frame
+                run.change_frames += 1
+                full = seat.stream.take(frame)
+                if full is None:  # does not fit: a snapshot instead (once per miss)
+                    run.change_misses += 1
+                    if not seat.stream_waiting:
+                        seat.stream_waiting = True
+                        await _send(seat, {"type": "sync"})
+                    run.state_frames += 1
+                    run.state_bytes += size
+                    continue
+                frame, kind = full, "state"
+            elif kind == "state":
+                seat.stream.take(frame)
+                seat.stream_waiting = False
             if kind == "state":
                 run.state_frames += 1
                 run.state_bytes += size
@@ -449,6 +470,8 @@ async def drive(spec: dict) -> dict:
         "ack_timeouts": run.ack_timeouts,
         "unacked_at_end": unacked,
         "rate_waits": run.rate_waits,
+        "change_frames": run.change_frames,
+        "change_misses": run.change_misses,
         "loop_lag": run.lag,
         "client_cpu_seconds": (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system),
         "finished_tables": sum(1 for t in run.tables if t.status not in ("playing", "between")),

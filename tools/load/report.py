@@ -28,7 +28,7 @@ def merge(parts: list[dict]) -> dict:
     sums = [
         "tables", "sockets", "actions_in_window", "frames", "frame_bytes", "state_frames",
         "state_bytes", "disconnects", "stale_frames", "missed_frames", "syncs", "late_syncs",
-        "ack_timeouts",
+        "ack_timeouts", "change_frames", "change_misses",
         "unacked_at_end", "rate_waits", "client_cpu_seconds", "finished_tables", "hands",
     ]  # fmt: skip
     for k in sums:
@@ -145,6 +145,8 @@ def summarise(res: dict, seconds: float) -> dict:
             "n": len(res["fanout"]),
         },  # fmt: skip
         "bytes_per_frame": round(res["state_bytes"] / frames),
+        "change_frames": res.get("change_frames", 0),
+        "change_misses": res.get("change_misses", 0),
         "frames": res["frames"],
         "errors": res["errors"],
         "disconnects": res["disconnects"],
@@ -208,7 +210,9 @@ def text_report(r: dict) -> str:
             f"[{name}{how}] {what}: {s['actions_per_second']}   round-trip p50/p95/p99: "
             f"{fmt(s['rtt_ms']['p50'])}/{fmt(s['rtt_ms']['p95'])}/{fmt(s['rtt_ms']['p99'])} ms   "
             f"fan-out p99: {fmt(s['fanout_ms']['p99'])} ms",
-            f"  bytes/frame {s['bytes_per_frame']}, frames {s['frames']}, errors {s['errors']}, "
+            f"  bytes/frame {s['bytes_per_frame']} (change frames {s.get('change_frames', 0)}, "
+            f"not fitting {s.get('change_misses', 0)}), "
+            f"frames {s['frames']}, errors {s['errors']}, "
             f"disconnects {s['disconnects']}, connect failures {s['connect_failures']}, "
             f"ack timeouts {s['ack_timeouts']}, unacked at end {s['unacked_at_end']}",
             f"  stale frames {s['stale_frames']}, missed frames {s['missed_frames']}, "

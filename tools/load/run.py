@@ -153,7 +153,8 @@ def run_game(args, cfg: Config, workdir: Path) -> tuple[dict, dict]:
         if args.rated:
             setup_args.append("--rated")
         setup = json.loads(manage(cfg, setup_args))
-        tables = _spread(setup["matches"], stack.ws_urls(), "/ws/match/{id}/")
+        # issue 22: the clients take change frames, as the table scripts do
+        tables = _spread(setup["matches"], stack.ws_urls(), "/ws/match/{id}/?frames=change")
         res, extra = drive(args, "game", tables, stack, setup["cookie_name"], workdir)
         dead = stack.dead()
         ids = ",".join(str(m["id"]) for m in setup["matches"])

@@ -6,6 +6,7 @@ import random
 from functools import lru_cache
 
 from ..groups import exchange_index, kut_takes, natural, run_end_fits
+from ..solver import PLAY
 from ..solver import solve as _solve_exact
 from ..tasks import KUT, PAIR, RUN, is_finish
 from ..tiles import FAKE, colour_of, number_of, parse_face
@@ -15,7 +16,7 @@ LEVELS = ("easy", "normal", "hard")
 
 @lru_cache(maxsize=8192)
 def _solve_cached(faces: tuple, okey: int, task):
-    return _solve_exact(list(faces), okey, task)
+    return _solve_exact(list(faces), okey, task, PLAY)  # the best rest; finish on the okey
 
 
 def solve(faces, okey, task):

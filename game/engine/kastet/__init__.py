@@ -16,6 +16,7 @@ from . import match as _match
 from .rating import KastetRating, match_points
 from .replay import export_scenario
 from .rules import AWAY_AFTER_TIMEOUTS, log_form, team_scores
+from .views import replay_snapshot as _replay_snapshot
 from .views import view_for
 
 
@@ -28,6 +29,8 @@ class Kastet:
     default_move_seconds = _match.DEFAULT_MOVE_SECONDS
     fixed_move_seconds = False
     private_kinds = frozenset({"arrange"})  # S-X4: the rack arrangement is the seat's own
+    rematch_choice = ("hands", _match.HAND_COUNTS)  # S-M2: the host chooses the hands again
+    table_template = "game/kastet/table.html"  # the table in the browser (issue 20, item 1)
     rating = KastetRating()  # P-9: section 10's own rating instead of P-4's placings
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
@@ -112,6 +115,13 @@ class Kastet:
                   "points": match_points(state.hands, totals, state.partners)
                   if state.over else None}  # fmt: skip
         return MatchResult(totals, places, len(state.results), detail)
+
+    # replay page: the okey-tile replay KÜT and KDVli share (protocol.py's default)
+    replay_groups = True  # its groups panel shows the run area and the pair area
+
+    def replay_snapshot(self, state) -> dict:
+        """One replay step (protocol.py, optional): every rack revealed, as faces."""
+        return _replay_snapshot(state)
 
     def export_hand(self, state) -> dict:
         return export_scenario(state.hand)

@@ -69,8 +69,10 @@ def load_scenario(data) -> tuple[HandState, list[dict]]:
     partners = optional_bool(data, "partners")  # optional: null is the default
     rack_faces = four_racks(data.get("racks"))
     deck = faces(data["deck"], "deck")
-    table = _groups(data.get("table") or [], "table")
-    pairs = _groups(data.get("pairs") or [], "pairs")
+    # optional, absent or null: empty; anything else must be a list (false, 0, "" and {}
+    # are malformed, not "empty")
+    table = _groups([] if data.get("table") is None else data["table"], "table")
+    pairs = _groups([] if data.get("pairs") is None else data["pairs"], "pairs")
     checked = checked_actions(data, _check_action)
     try:
         hand = hand_from_faces(starter, indicator_face, rack_faces, deck, table, pairs, partners)

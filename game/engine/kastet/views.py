@@ -95,3 +95,65 @@ def view_for(hand: HandState, seat: int | None, match=None) -> dict:
             "finish": my_turn and bool(hand.undo) and hand.rack_count(seat) == 0,
         }
     return view
+
+
+# --- replays (protocol.py, optional ``replay_snapshot``) ------------------------------------
+
+
+def _segments(rack: list) -> list[list[str]]:
+    """A rack's tiles as faces, split where the player left empty cells (its own order)."""
+    out: list[list[str]] = [[]]
+    for t in rack:
+        if t is None:
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(face_name(face_of(t)))
+    return [seg for seg in out if seg]
+
+
+def replay_snapshot(match) -> dict:
+    """One replay step, shaped like KÜT's (lobby.history._snapshot): all four racks as
+    faces, the deck count, the turn, the run area's groups and the pair area's pairs (as
+    ``table``, with no owner: everything laid is common property, S-A3), the scores.
+    Kastet has no discards.  Only for replays, shown once the match is over: every rack is
+    revealed; never a tile id, the deck order or the seed.  ``move`` names what a lay put
+    on the table (the groups that hold a tile laid from the rack), by faces."""
+    hand = match.hand
+    okey = hand.okey
+    table = []
+    for g in hand.table:
+        read = read_group([face_of(t) for t in g], okey)
+        table.append({"kind": read[0] if read else "run", "owner": None,
+                      "tiles": [face_name(face_of(t)) for t in g]})  # fmt: skip
+    for p in hand.pairs:
+        table.append({"kind": "pair", "owner": None, "tiles": [face_name(face_of(t)) for t in p]})
+    entry = hand.log[-1] if hand.log else {}
+    move = {}
+    if entry.get("type") == "lay" and hand.undo:  # the groups this lay made or changed
+        before = {tuple(g) for g in hand.undo[-1]["table"]}
+        changed = [g for g in hand.table if tuple(g) not in before] + hand.pairs[
+            len(hand.undo[-1]["pairs"]) :
+        ]
+        move["groups"] = [[face_name(face_of(t)) for t in g] for g in changed]
+    return {
+        "hand_no": match.hand_no,
+        "indicator": face_name(face_of(hand.indicator)),
+        "okey": face_name(okey),
+        "starter": hand.starter,
+        "turn": None if hand.over else hand.turn,
+        "deck": len(hand.deck),
+        "thrown": None,
+        "thrower": None,
+        "claimable": False,
+        "racks": [_segments(hand.racks[s]) for s in range(SEATS)],
+        "counts": [hand.rack_count(s) for s in range(SEATS)],
+        "table": table,
+        "discards": [[] for _ in range(SEATS)],
+        "over": hand.over,
+        "blocked": hand.blocked,
+        "finisher": hand.finisher,
+        "scores": list(hand.scores) if hand.scores is not None else None,
+        "totals": list(match.totals),
+        "move": move,
+    }

@@ -91,6 +91,7 @@ def hand_view(hand: Hand, seat: int | None) -> dict:
         }
         view["points"] = hand.points_of(seat)  # V-S5: only this seat sees its points
         mine = not hand.over and hand.turn == seat
+        view["points_shown"] = _points_shown(hand, seat, mine, view["points"])
         first = hand.turns_done[seat] == 0
         ind = face_of(hand.indicator)
         view["can"] = {
@@ -165,3 +166,16 @@ def replay_snapshot(match) -> dict:
         "totals": match.totals(),
         "move": move,
     }
+
+
+def _points_shown(hand, seat: int, mine: bool, now: int) -> int | None:
+    """V-S5: the seat's points as they stood after its last discard — what the *Masa
+    ayarları* panel shows, also to a page loaded in the middle of the seat's turn: the
+    rack without the tile taken this turn.  None before the seat's first discard (the
+    starter's first turn, 15 tiles).  ``now``: its points as the rack stands."""
+    if hand.over or not mine:
+        return now
+    if hand.taken and hand.took is not None:
+        faces = [face_of(t) for t in hand.racks[seat].tiles() if t != hand.took]
+        return counting.points(faces, hand.okey)
+    return None if hand.starter_first() else now

@@ -26,17 +26,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ActionFormatError, RuleError
+from ..okey.deal import commitment
 from ..protocol import HandResult, InputError, MatchResult
-from . import bots, rules
-from .alphabet import LETTER_SET, RACK_SIZE, TILES, sort_tiles
+from . import board, bots, rules
+from .alphabet import LETTER_SET, RACK_SIZE, TILE_SET, TILES, sort_tiles
 from .board import corners_for
-from .klig import game_points
+from .klig import KLIG, game_points
 from .rules import Placement
 from .state import State
 from .views import view_for
 
 LIVE_MOVE_SECONDS = 48 * 3600  # W-X3
 AI_MOVE_SECONDS = 7 * 24 * 3600
+
+
+def fair_order(racks: list[list[str]], bag: list[str], secret: int) -> list[str]:
+    """P-2: the shuffled bag as dealt — each rack in seat order, then the bag top first
+    (``*`` a joker) — and last ``#`` + the secret that places exchanged tiles (W-M9) in
+    hex, so the whole game's chance is covered by the commitment."""
+    return [t for r in racks for t in r] + list(bag) + [f"#{secret:x}"]
 
 
 def parse_placements(raw) -> list[Placement]:
@@ -65,7 +73,7 @@ def parse_placements(raw) -> list[Placement]:
 def parse_tiles(raw) -> list[str]:
     if raw is None:
         return []  # nothing named: the rules answer no_tiles (or bag_empty)
-    if not isinstance(raw, list) or not all(isinstance(t, str) and t in TILES for t in raw):
+    if not isinstance(raw, list) or not all(isinstance(t, str) and t in TILE_SET for t in raw):
         raise ActionFormatError("bad_action", "'letters' must be a list of tiles")
     return list(raw)
 
@@ -79,15 +87,41 @@ class Kelimeki:
     default_move_seconds = LIVE_MOVE_SECONDS
     fixed_move_seconds = True
     private_kinds = frozenset()  # Karıştır (W-T6) is the client's own, never sent
+    table_template = "game/kelimeki/table.html"  # the board in the browser (issue 21)
+    rematch_choice = (None, (1,))  # a rematch: the same players again, nothing to choose
+    replay_template = "history/kelimeki/replay.html"  # static/js/kelimeki/replay.js
+    # W-X5: no test tables (P-3); k-lig is one table for every level (W-L1); the leaving,
+    # dropping and replacing rules (P-5, P-11, P-12, P-13) do not apply (W-X3, W-X4)
+    practice_tables = False
+    ranked_by_level = False
+    leaving_rules = False
+    rating = KLIG  # P-9: k-lig (W-L2…W-L4); rewards and ranks: lobby.klig
+
+    def options_for_seats(self, options: Mapping[str, Any], humans: list[bool]) -> dict:
+        """W-M1, W-X3: a table started with one human and the AI in every other seat is
+        a game against the AI (7 days per move); with two or more humans it is live
+        (48 hours; **Decision**: also when the AI fills some seats of a 4-seat table —
+        the humans wait on each other)."""
+        return self.clean_options({**options, "vs_ai": sum(humans) == 1,
+                                   "move_seconds": None})  # fmt: skip
+
+    def move_seconds_for(self, options: Mapping[str, Any]) -> int:
+        """W-X3: 48 hours per move live, 7 days against the AI."""
+        return AI_MOVE_SECONDS if options.get("vs_ai") else LIVE_MOVE_SECONDS
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         """Options: ``vs_ai`` (bool) picks the move deadline (W-X3)."""
-        unknown = set(options) - {"vs_ai"}
+        unknown = set(options) - {"vs_ai", "move_seconds"}
         if unknown:
             raise InputError(f"unknown options: {sorted(unknown)}")
         vs_ai = options.get("vs_ai", False)
         if not isinstance(vs_ai, bool):
             raise InputError("'vs_ai' must be true or false")
+        # idempotent (the lobby cleans the dialog's options, then the table's again):
+        # ``move_seconds`` is accepted back only as W-X3 sets it, never chosen
+        if options.get("move_seconds") is not None and options["move_seconds"] != (
+                AI_MOVE_SECONDS if vs_ai else LIVE_MOVE_SECONDS):  # fmt: skip
+            raise InputError("the move time is W-X3's: 48 hours live, 7 days against the AI")
         return {"vs_ai": vs_ai,
                 "move_seconds": AI_MOVE_SECONDS if vs_ai else LIVE_MOVE_SECONDS}  # fmt: skip
 
@@ -103,8 +137,13 @@ class Kelimeki:
             racks.append(bag[:RACK_SIZE])
             del bag[:RACK_SIZE]
         starter = rng.randrange(seats)  # W-M1
-        return State(players=seats, corners=corners_for(seats), racks=racks, bag=bag,
-                     turn=starter, starter=starter, secret=rng.getrandbits(64))  # fmt: skip
+        state = State(players=seats, corners=corners_for(seats), racks=racks, bag=bag,
+                      turn=starter, starter=starter, secret=rng.getrandbits(64))  # fmt: skip
+        # P-2 (W-X5): the bag order committed now, revealed when the game is over
+        salt = f"{rng.getrandbits(128):032x}"
+        order = fair_order(racks, bag, state.secret)
+        state.fair = {"commitment": commitment(order, salt), "salt": salt, "order": order}
+        return state
 
     def to_dict(self, state: State) -> dict:
         return state.to_dict()
@@ -184,6 +223,13 @@ class Kelimeki:
         rules.forfeit(state, seat)
         return [{"type": "forfeit", "seat": seat}] + self._end_events(state)
 
+    def forfeit(self, state: State, seat: int, now: float) -> list[dict]:
+        """W-X5, W-E6: the player gives the game up (*Teslim ol*, the platform's leave
+        for a game without P-5's leaving rules), in turn or not: the same forfeit as a
+        passed deadline."""
+        rules.forfeit(state, seat, any_turn=True)
+        return [{"type": "forfeit", "seat": seat}] + self._end_events(state)
+
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         if view.get("over") or view.get("turn") != view.get("seat"):
             return None
@@ -219,6 +265,58 @@ class Kelimeki:
             hands=1 if state.over else 0,
             detail=self._detail(state),
         )
+
+    def replay_snapshot(self, state: State) -> dict:
+        """One step of the history's replay (the game is over: every rack shown), never
+        the bag's order, the salt or the exchanges' secret (a bag count only)."""
+        last = state.last or {}
+        return {"players": state.players, "layout": list(board.LAYOUT),
+                "homes": [list(board.rc(state.home(s))) for s in range(state.players)],
+                "board": state.board_rows(), "zones": state.zone_rows(),
+                "racks": [sort_tiles(r) for r in state.racks], "scores": list(state.scores),
+                "bag_count": len(state.bag), "turn": None if state.over else state.turn,
+                "forfeited": list(state.forfeited), "over": state.over, "end": state.end,
+                "deducted": state.deducted, "ranks": rules.ranks(state) if state.over else None,
+                "move": {k: last[k] for k in ("cells", "words", "points", "count", "finish_bonus")
+                         if k in last}}  # fmt: skip
+
+    def export_log(self, state: State, log: list) -> dict:
+        """The whole game as a scenario file (kelimeki-scenario.md) for the history's
+        download: the deal as committed (P-2: racks, the whole bag, the starter) and the
+        moves of the log (``(seat, kind, payload)`` rows in order).  **Decision:** the
+        moves stop before the first exchange — a replay returns exchanged tiles to the
+        bottom of the bag, the game put them at random places (W-M9), so later draws
+        would differ — and before a forfeit out of turn (no scenario action says it)."""
+        fair = state.fair
+        if not fair:
+            return self.export_hand(state)
+        tiles = [t for t in fair["order"] if not t.startswith("#")]
+        racks = [tiles[RACK_SIZE * s : RACK_SIZE * (s + 1)] for s in range(state.players)]
+        data = {"game": "kelimeki", "players": state.players, "starter": state.starter,
+                "racks": racks, "bag": tiles[RACK_SIZE * state.players:], "actions": []}  # fmt: skip
+        if state.words is not None:
+            data["words"] = list(state.words)
+        replay = State(players=state.players, corners=state.corners,
+                       racks=[list(r) for r in racks], bag=list(data["bag"]),
+                       turn=state.starter, starter=state.starter, words=state.words,
+                       exchange_to_bottom=True)  # fmt: skip
+        for seat, kind, payload in log:
+            payload = payload or {}
+            if kind in ("play", "pass"):
+                action = {"seat": seat, **self.log_form(payload)}
+            elif kind == "timeout" or (kind == "leave" and payload.get("forfeit")
+                                       and not replay.over and replay.turn == seat):  # fmt: skip
+                action = {"seat": seat, "type": "timeout"}
+            elif kind == "exchange" or (kind == "leave" and payload.get("forfeit")):
+                break
+            else:
+                continue
+            data["actions"].append(action)
+            if action["type"] == "timeout":
+                rules.forfeit(replay, seat)
+            else:
+                self.apply(replay, seat, {k: v for k, v in action.items() if k != "seat"}, 0.0)
+        return data
 
     def export_hand(self, state: State) -> dict:
         """The game's current position as a scenario file can start it (racks, bag

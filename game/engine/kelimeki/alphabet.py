@@ -10,6 +10,7 @@ JOKER = "*"
 TILES = LETTERS + JOKER
 ORDER = {t: i for i, t in enumerate(TILES)}  # W-T1 order, the joker last
 LETTER_SET = frozenset(LETTERS)
+TILE_SET = frozenset(TILES)  # membership of one tile (TILES is a string: "AB" is in it)
 
 # W-T2: copies in the bag and points per tile (100 tiles, 2 jokers worth 0).
 COUNTS = dict(zip(TILES, (12, 2, 2, 2, 2, 8, 1, 1, 1, 1, 4, 7, 1, 7, 7, 4, 5, 3, 1, 1, 6, 3,
@@ -28,11 +29,15 @@ def fold(word: str) -> str:
     dropped.  The result may hold characters outside W-T1 (see :func:`playable`)."""
     text = unicodedata.normalize("NFC", word)
     out: list[str] = []
+    before = ""
     for ch in text:
-        if ch == "\u0307" and out and out[-1] in ("I", "İ"):
-            out[-1] = "İ"  # a combining dot above after i/I: the dotted capital
-            continue
-        out.append(_SPECIAL_UPPER.get(ch) or ch.upper())
+        if ch == "\u0307" and before in ("i", "I"):
+            # a combining dot above after i or I (as written, W-D2): the dotted capital.
+            # After anything else (ı, İ, another dot) it stays, and the word is unplayable.
+            out[-1] = "İ"
+        else:
+            out.append(_SPECIAL_UPPER.get(ch) or ch.upper())
+        before = ch
     return "".join(out)
 
 

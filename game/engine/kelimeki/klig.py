@@ -97,3 +97,28 @@ def seal_card(record: Record) -> dict:
             return {"total": record.total, "rank": current, "next": name,
                     "needed": threshold - record.total}  # fmt: skip
     return {"total": record.total, "rank": current, "next": None, "needed": None}
+
+
+class KligScheme:
+    """P-9: k-lig as the platform's rating scheme (``GAME.rating``).  The platform writes
+    each game's place or forfeit points (W-L2…W-L4) through it; the one-time rewards,
+    ranks and celebrations (W-L5…W-L8) are added on top by ``lobby.klig`` with
+    :func:`apply_change`, which needs the player's whole record."""
+
+    START = 0  # W-L5: everyone starts at Çaylak, 0
+
+    def leave_cost(self, options: dict, completed_hands: int) -> int:
+        """W-X5: the only way out of a game is the forfeit; leaving it costs what a
+        forfeit costs (W-L4)."""
+        return FORFEIT_POINTS
+
+    def match_changes(self, result, partners: bool, players: list,
+                      options: dict) -> list[int | None]:  # fmt: skip
+        """W-L1…W-L4 from the result's ``klig`` line (the engine's ``game_points``);
+        None for an AI seat (W-L1) and for a player who left (written when they left)."""
+        points = (result.detail or {}).get("klig") or [0] * len(players)
+        return [None if p is None or p.get("role") == "left" else int(points[s])
+                for s, p in enumerate(players)]  # fmt: skip
+
+
+KLIG = KligScheme()

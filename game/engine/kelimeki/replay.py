@@ -14,7 +14,7 @@ from collections import Counter
 from ..errors import ActionFormatError, EngineError
 from ..scenario_input import ScenarioError, action_object, checked_actions, int_field, is_int_in
 from . import GAME, parse_placements
-from .alphabet import COUNTS, LETTER_SET, RACK_SIZE, TILES, fold, sort_tiles
+from .alphabet import COUNTS, LETTER_SET, RACK_SIZE, TILE_SET, fold, sort_tiles
 from .board import corners_for
 from .klig import game_points
 from .rules import InvalidWords, ranks
@@ -27,7 +27,7 @@ def _tiles(value, what: str) -> list[str]:
     if not isinstance(value, list):
         raise ScenarioError(f"{what} must be a list of tiles")
     for t in value:
-        if not isinstance(t, str) or t not in TILES:
+        if not isinstance(t, str) or t not in TILE_SET:
             raise ScenarioError(f"{what}: unknown tile {t!r}")
     return list(value)
 
@@ -57,7 +57,7 @@ def load_scenario(data) -> tuple[State, list[dict]]:
     if data.get("game") != "kelimeki":
         raise ScenarioError("'game' must be \"kelimeki\"")
     players = data.get("players")
-    if isinstance(players, bool) or players not in (2, 4):
+    if type(players) is not int or players not in (2, 4):  # not True, not 2.0
         raise ScenarioError(f"'players' must be 2 or 4, not {players!r}")
     starter = int_field(data, "starter", 0, 0, players - 1)
     racks = data.get("racks")

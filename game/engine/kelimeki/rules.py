@@ -297,16 +297,31 @@ def pass_turn(state: State, seat: int) -> None:
         state.turn = state.next_seat(seat)
 
 
-def forfeit(state: State, seat: int) -> None:
-    """W-E6 (the move deadline of the seat to move passed, W-X3)."""
-    check_turn(state, seat)
+def forfeit(state: State, seat: int, any_turn: bool = False) -> None:
+    """W-E6: the move deadline of the seat to move passed (W-X3) — or, with
+    ``any_turn``, the player gave the game up (*Teslim ol*, W-X5: the only way out of a
+    game), also while another seat is to move.  The seat takes no more turns, its tiles
+    stay in its rack and its zone collects no more tax (W-Z6, ``forfeited``); with one
+    seat left the game ends at once without W-E3's deductions."""
+    if state.over:
+        raise RuleError("game_over")
+    if not 0 <= seat < state.players:
+        raise RuleError("bad_seat")
+    if not any_turn:
+        # a timeout is a turn's (kelimeki-scenario.md: game_over, not_your_turn); a
+        # forfeited seat is never the one to move
+        check_turn(state, seat)
+    if state.forfeited[seat]:
+        raise RuleError("forfeited")
+    on_turn = seat == state.turn
     state.forfeited[seat] = True
-    state.passes = 0
-    state.moves += 1
+    state.passes = 0  # W-E2: a forfeit sets the count back to 0
+    if on_turn:
+        state.moves += 1  # a new turn starts (another seat's clock runs)
     state.last = {"seat": seat, "type": "forfeit"}
     if len(state.active()) == 1:
         _finish(state, "forfeit")
-    else:
+    elif on_turn:
         state.turn = state.next_seat(seat)
 
 

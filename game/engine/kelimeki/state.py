@@ -37,6 +37,10 @@ class State:
     secret: int = 0  # seeds the random places of exchanged tiles (W-M9); never shown
     moves: int = 0  # accepted actions so far
     last: dict | None = None  # the last accepted action, for the table (public)
+    # P-2 (W-X5): {"commitment", "salt", "order"}: the bag's order as shuffled (racks in
+    # seat order, then the bag top first, then "#" + the exchanges' secret in hex),
+    # committed at the start; salt and order are shown only once the game is over
+    fair: dict | None = None
 
     def __post_init__(self):
         n = self.players
@@ -114,6 +118,7 @@ class State:
             "secret": self.secret,
             "moves": self.moves,
             "last": self.last,
+            **({"fair": self.fair} if self.fair is not None else {}),
         }
 
     @classmethod
@@ -152,4 +157,5 @@ class State:
             secret=d["secret"],
             moves=d["moves"],
             last=d["last"],
+            fair=d.get("fair"),
         )

@@ -58,7 +58,11 @@ def view_for(state: State, seat: int | None) -> dict:
             else 0
         ),
     }
+    if state.fair:  # P-2: the commitment from the start; salt and order at the end
+        view["fair"] = {"commitment": state.fair["commitment"]}
     if state.over:  # P-2: revealed once the game is over
         view["racks"] = [sort_tiles(r) for r in state.racks]
         view["bag"] = list(state.bag)
+        if state.fair:
+            view["fair"].update(salt=state.fair["salt"], order=list(state.fair["order"]))
     return view

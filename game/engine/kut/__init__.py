@@ -21,7 +21,7 @@ from ..state import SEATS
 from ..tasks import TASK_LISTS
 from ..timing import AWAY_AFTER_TIMEOUTS
 from ..transitions import apply
-from ..views import can_claim, view_for
+from ..views import can_claim, views_for
 
 DREW_SELF = ("draw", "take_discard", "open", "new_groups", "lay_off", "auto_lay_off", "undo")
 
@@ -112,9 +112,16 @@ class KutGame:
         return logged_form(action)
 
     def view_for(self, state: MatchState, seat: int | None) -> dict:
-        view = view_for(state.hand, seat)
-        view["timeouts"] = timeout_notes(state)  # K-N7: a timeout is never silent
-        return view
+        return self.views_for(state, (seat,))[0]
+
+    def views_for(self, state: MatchState, seats) -> list[dict]:
+        """``view_for`` of several seats at once, sharing the public part (the platform's
+        frames use it when a game has it: ``game.frames.frame_parts``)."""
+        views = views_for(state.hand, seats)
+        notes = timeout_notes(state)  # K-N7: a timeout is never silent
+        for view in views:
+            view["timeouts"] = notes
+        return views
 
     def to_act(self, state: MatchState) -> tuple[int, ...]:
         hand = state.hand

@@ -77,12 +77,14 @@ _NAME_TO_FACE = {face_name(f): f for f in range(NUM_FACES)}
 
 
 def parse_face(name: object) -> int:
-    """Parse ``R7`` / ``F`` (case-insensitive) into a face; raises NotationError."""
+    """Parse ``R7`` / ``F`` into a face; raises NotationError.  Exactly K-T2's notation:
+    capital colour letter and number, no spaces (``r7`` or `` R7`` is not notation, and a
+    scenario holding it is malformed)."""
     if not isinstance(name, str):
-        raise NotationError(f"a tile must be written as text like 'R7', not {name!r}")
-    face = _NAME_TO_FACE.get(name.strip().upper())
+        raise NotationError(f"a tile must be written as text like 'R7', not {name!r}"[:200])
+    face = _NAME_TO_FACE.get(name)
     if face is None:
-        raise NotationError(f"unknown tile {name!r}")
+        raise NotationError(f"unknown tile {name[:40]!r}")
     return face
 
 

@@ -1,7 +1,8 @@
 // KDVli Okey — the game table (kdvli.md; vanilla JS module, no build step).
 //
 // The server is the authority: after every change it sends this seat a "state" frame
-// {type, version, layout, match, me, hand} (game/frames.py; the hand is
+// {type, version, layout, match, me, hand} — or what changed, which ../frames.js turns
+// into that frame (issue 22) — (game/frames.py; the hand is
 // game/engine/kdvli/views.py) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": v}; the private rack-layout actions
 // (move, separator, arrange) carry no version and come back as a frame of the same
@@ -10,114 +11,52 @@
 // the rack are KÜT's (static/js/okey/tiles.js, static/css/table.css); every word comes
 // from the translated strings in #kv-strings.
 
-import { CELLS, ROW, esc, fmt, localMove, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
+import { ROW, esc, fmt, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
+import { tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kv-strings").textContent);
 const POS = ["south", "east", "north", "west"]; // me, me+1 (on my right), me+2, me+3
 const PILE = ["se", "ne", "nw", "sw"]; // each player's discards lie on their right
 const LAYOUT = new Set(["move", "separator", "arrange"]);
-const PERMANENT_CLOSE = new Set([4001, 4003, 4004, 4008]);
-const DRAG_THRESHOLD = 6;
 
 const matchId = Number(root.dataset.match);
 const board = root.querySelector(".kt-board");
-const $ = (sel, el = root) => el.querySelector(sel);
-const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 
-const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, lastSync: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
-const net = { ws: null, open: false, everOpened: false, attempts: 0, stopped: false, inflight: null, retryTimer: null };
+const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
+const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
+// the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
+const { $, playing, seatName, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket } = tableKit({
+  root, S, T, statusText: () => statusText(), render: () => render(),
+});
+const tick = () => clockTick("kv");
 
 // --- helpers -------------------------------------------------------------------------------
 
 const tileHTML = (face) => okeyTile(face, S.hand ? S.hand.okey : null);
 const tileName = (face) => okeyName(T, face, S.hand ? S.hand.okey : null);
 const plainName = (face) => plain(T, face);
-const serverNow = () => Date.now() + S.offset;
 const rel = (seat) => (seat - (S.me ?? 0) + 4) % 4;
 const seatAt = (offset) => ((S.me ?? 0) + offset) % 4;
 const can = (key) => Boolean(S.hand && S.hand.can && S.hand.can[key]);
 const rackCells = () => (S.hand && S.hand.rack ? S.hand.rack.cells : []);
 const rackHas = (id) => rackCells().some((c) => c && c.id === id);
 const myTurn = () => S.me !== null && S.hand && !S.hand.over && S.hand.turn === S.me;
-const playing = () => S.match && S.match.status === "playing";
 
-function seatName(seat) {
-  const info = S.match && S.match.seats[seat];
-  if (!info) return "";
-  if (info.bot) return fmt(T.bot_name, { n: seat + 1, level: T.levels[info.bot] || info.bot });
-  return info.name;
-}
-
-function botControlled(seat) {
-  const info = S.match && S.match.seats[seat];
-  return Boolean(info && (info.bot || info.away || info.left || info.dropped || info.user_id === null));
-}
+// V-M1, P-8: in partners seats 0 + 2 (team A) play against seats 1 + 3 (team B).
+const TEAMS = ["A", "B"];
+const partnersOn = () => Boolean(S.hand && S.hand.team_totals);
+const teamOf = (seat) => seat % 2;
+const teamName = (t) => `${fmt(T.team_badge, { t: TEAMS[t] })} (${seatName(t)} + ${seatName(t + 2)})`;
+const teamLine = (t) => fmt(T.team_line, { a: seatName(t), b: seatName(t + 2), n: S.hand.team_totals[t] });
 
 // --- the socket ----------------------------------------------------------------------------
+// ../match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// frames (issue 22); this table only says what a frame, an error and a close mean here.
 
-function sendRaw(message) {
-  if (net.ws && net.open) net.ws.send(JSON.stringify(message));
-}
-
-function connect() {
-  if (net.stopped) return;
-  clearTimeout(net.retryTimer);
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/match/${matchId}/`);
-  net.ws = ws;
-  ws.addEventListener("open", () => {
-    if (net.ws !== ws) return;
-    net.open = true;
-    net.attempts = 0;
-    if (net.everOpened) sendRaw({ type: "sync" }); // reconnected: the latest state
-    net.everOpened = true;
-    setStatus();
-  });
-  ws.addEventListener("message", (event) => {
-    if (net.ws === ws) onMessage(event.data);
-  });
-  ws.addEventListener("close", (event) => {
-    if (net.ws !== ws) return;
-    net.ws = null;
-    net.open = false;
-    net.inflight = null; // applied or not: never sent twice
-    if (PERMANENT_CLOSE.has(event.code) || event.code === 4009) {
-      net.stopped = true;
-      setStatus(event.code === 4008 ? T.kicked : event.code === 4009 ? T.replaced_status : T.cannot_join);
-      return;
-    }
-    setStatus(T.reconnecting);
-    const delay = Math.min(15000, 500 * 2 ** net.attempts) * (0.75 + Math.random() * 0.5);
-    net.attempts += 1;
-    net.retryTimer = setTimeout(connect, delay);
-  });
-}
-
-window.addEventListener("online", () => net.ws || connect());
-document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && !net.ws && connect());
-window.addEventListener("pagehide", () => {
-  net.stopped = true;
-  if (net.ws) net.ws.close(1000);
-});
-setInterval(() => sendRaw({ type: "ping" }), 25000);
-
-function requestSync(minGap = 2000) {
-  if (!net.open || Date.now() - S.lastSync < minGap) return;
-  S.lastSync = Date.now();
-  sendRaw({ type: "sync" });
-}
-
-function onMessage(data) {
-  let msg;
-  try {
-    msg = JSON.parse(data);
-  } catch {
-    return;
-  }
-  if (msg.type === "state") onState(msg);
-  else if (msg.type === "error") onError(msg);
-}
+const sock = openSocket(matchId, net, { onFrame: (frame) => onState(frame), onError: (msg) => onError(msg) });
+const sendRaw = (message) => sock.send(message);
+const requestSync = (minGap) => sock.requestSync(minGap);
 
 function onState(msg) {
   if (typeof msg.version !== "number" || msg.version < S.version) return; // an older frame
@@ -133,8 +72,9 @@ function onState(msg) {
   S.lastFrameAt = Date.now();
   if (msg.match && typeof msg.match.server_time === "number") S.offset = msg.match.server_time - Date.now();
   if (S.picked && !rackHas(S.picked)) S.picked = null;
-  // V-S5: your points as they stand after your discard (not mid-turn, with 15 tiles)
-  if (S.hand && S.me !== null && (!myTurn() || S.hand.over)) S.myPoints = S.hand.points;
+  // V-S5: your points as they stood after your last discard (the server leaves out the
+  // tile taken this turn, so a page loaded mid-turn shows them too; null before a first discard)
+  if (S.hand && S.me !== null) S.myPoints = S.hand.points_shown ?? null;
   if (gap) requestSync();
   // The hook for the page's other scripts (templates/game/_extras.html): every accepted frame.
   document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg }));
@@ -154,7 +94,7 @@ function onError(msg) {
 }
 
 function act(action) {
-  if (S.me === null || !net.open) return;
+  if (S.me === null || !sock.isOpen()) return;
   const versioned = !LAYOUT.has(action.type);
   if (versioned) {
     if (net.inflight) return; // one turn move at a time: the next frame decides the next
@@ -172,24 +112,7 @@ function finishInflight() {
 
 // --- moves -----------------------------------------------------------------------------------
 
-function moveTile(id, to) {
-  if (!S.hand || !S.hand.rack || S.hand.over) return;
-  if (localMove(S.hand.rack.cells, id, to)) {
-    S.focus = to;
-    render();
-    act({ type: "move", tile_id: id, to });
-  }
-}
-
-function toggleSeparator(at) {
-  if (!S.hand || !S.hand.rack || S.hand.over || at % ROW === ROW - 1 || at < 0 || at >= CELLS - 1) return;
-  const seps = S.hand.rack.separators;
-  const i = seps.indexOf(at);
-  if (i >= 0) seps.splice(i, 1);
-  else seps.push(at);
-  render();
-  act({ type: "separator", at });
-}
+const { moveTile, toggleSeparator } = rackEdits(act); // K-R2, V-R1 (the kit's)
 
 function discard(id) {
   if (!can("discard") || !rackHas(id)) return;
@@ -215,17 +138,6 @@ function arrange(how) {
 }
 
 // --- rendering -------------------------------------------------------------------------------
-
-function setStatus(text) {
-  const el = $(".kt-status");
-  if (text !== undefined) {
-    el.textContent = text;
-    el.dataset.sticky = text ? "1" : "";
-    return;
-  }
-  el.dataset.sticky = "";
-  el.textContent = statusText();
-}
 
 function statusText() {
   const h = S.hand;
@@ -290,14 +202,6 @@ function renderBar() {
   $(".kv-kind").textContent = "";
 }
 
-function presence(seat) {
-  const info = S.match.seats[seat];
-  if (info.left) return ["left", T.left];
-  if (info.bot) return ["bot", T.bot];
-  if (info.away) return ["away", T.away];
-  return info.connected ? ["online", T.online] : ["offline", T.offline];
-}
-
 function renderSeats() {
   const h = S.hand;
   const totals = h.totals || S.match.totals;
@@ -310,10 +214,20 @@ function renderSeats() {
     const tiles = fmt(T.tiles_count, { n: info.count });
     const turn = !h.over && playing() && h.turn === seat;
     const bits = [presText];
+    const team = partnersOn() ? teamOf(seat) : null;
+    if (team !== null) bits.push(fmt(T.team_badge, { t: TEAMS[team] }), fmt(T.partner, { name: seatName((seat + 2) % 4) }), fmt(T.team_total, { n: h.team_totals[team] }));
     if (info.shown) bits.push(T.shown);
     if (turn) bits.push(seat === S.me ? T.your_turn : fmt(T.turn_of, { name: seatName(seat) }));
     el.dataset.seat = String(seat);
+    if (team !== null) el.dataset.team = TEAMS[team];
+    else delete el.dataset.team;
     el.setAttribute("aria-label", fmt(T.seat_card, { name, tiles, status: bits.join(", ") }));
+    const teamHTML =
+      team === null
+        ? ""
+        : `<span class="kv-team" aria-hidden="true"><span class="kv-team-badge" data-team="${TEAMS[team]}" title="${esc(fmt(T.team_badge, { t: TEAMS[team] }))}">${TEAMS[team]}</span>` +
+          `<span class="kv-partner">${esc(fmt(T.partner, { name: seatName((seat + 2) % 4) + ((seat + 2) % 4 === S.me ? ` (${T.you})` : "") }))}</span>` +
+          `<span class="kv-team-total">${esc(fmt(T.team_total, { n: h.team_totals[team] }))}</span></span>`;
     el.innerHTML =
       `<div class="kt-card${turn ? " is-turn" : ""}">` +
       `<span class="kt-ring" aria-hidden="true"></span>` +
@@ -321,6 +235,7 @@ function renderSeats() {
       `<span class="kt-meta" aria-hidden="true"><span class="kt-count">${esc(tiles)}</span>` +
       (info.shown ? `<span class="kt-badge kv-shown" title="${esc(T.shown)}">${esc(T.indicator)} ${info.bonus}</span>` : "") +
       `</span><span class="kt-total" aria-hidden="true">${esc(fmt(T.total, { n: totals[seat] }))}</span>` +
+      teamHTML +
       `<span class="kt-timer" aria-hidden="true"></span></div>`;
   }
 }
@@ -384,6 +299,9 @@ function renderSettings() {
     [T.indicator, `${plainName(h.indicator)}${h.coloured ? " (×2)" : ""}`],
     [T.okey, plainName(h.okey)],
   ];
+  // V-M1, P-8: who plays with whom, and the team totals (the team total decides, V-M4)
+  if (partnersOn()) for (const t of [0, 1]) facts.push([fmt(T.team_badge, { t: TEAMS[t] }), teamLine(t)]);
+  else facts.push([T.mode, T.individual]);
   const m = S.match;
   if (m.status === "playing" && m.deadline && m.turn_started) S.turnSeconds = Math.round((m.deadline - m.turn_started) / 1000);
   if (S.turnSeconds) facts.push([T.move_time, fmt(T.seconds_left, { n: S.turnSeconds })]); // P-6, V-N5
@@ -495,7 +413,16 @@ function renderOverlay() {
       for (const row of h.history || []) body += `<td>${row[s]}</td>`;
       body += `<td class="kt-sum">${totals[s]}</td></tr>`;
     }
-    scores.innerHTML = `<table class="kt-score-table kv-final-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    let foot = "";
+    if (partnersOn()) {
+      for (const t of [0, 1]) {
+        foot += `<tr class="kv-team-row" data-team="${TEAMS[t]}"><th scope="row">${esc(teamName(t))}</th>`;
+        for (const row of h.history || []) foot += `<td>${row[t] + row[t + 2]}</td>`;
+        foot += `<td class="kt-sum">${h.team_totals[t]}</td></tr>`;
+      }
+      foot = `<tfoot>${foot}</tfoot>`;
+    }
+    scores.innerHTML = `<table class="kt-score-table kv-final-table"><thead>${head}</thead><tbody>${body}</tbody>${foot}</table>`;
     reveal.innerHTML = revealHTML(h);
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
@@ -527,7 +454,15 @@ function renderOverlay() {
         const bonus = h.seats[s].bonus;
         body += `<tr class="${h.finisher === s ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${esc(seatName(s))}</th><td>${h.reveal ? h.reveal[s].points : ""}</td><td>${bonus || ""}</td><td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${totals[s]}</td></tr>`;
       }
-      scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+      // V-S4: in partners each seat is scored alone; the team's hand score is the sum
+      let foot = "";
+      if (partnersOn()) {
+        for (const t of [0, 1]) {
+          foot += `<tr class="kv-team-row" data-team="${TEAMS[t]}"><th scope="row">${esc(teamName(t))}</th><td></td><td></td><td class="kt-sum">${h.scores[t] + h.scores[t + 2]}</td><td class="kt-sum">${h.team_totals[t]}</td></tr>`;
+        }
+        foot = `<tfoot>${foot}</tfoot>`;
+      }
+      scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody>${foot}</table>`;
     }
     let verify = "";
     const fair = h.fair;
@@ -545,156 +480,23 @@ function renderOverlay() {
 
 // --- the clock: the move countdown (V-N5), the 10-second pause (V-M3), the watchdog ----------
 
-function tick() {
-  const m = S.match;
-  const h = S.hand;
-  if (!m) return;
-  const now = serverNow();
-  const clock = $(".kv-clock");
-  const active = $(".kt-card.is-turn");
-  let left = null;
-  if (m.status === "playing" && m.deadline && m.turn_started && h && !h.over) {
-    left = Math.max(0, m.deadline - now);
-    const warn = left <= (m.warning_seconds || 10) * 1000;
-    clock.hidden = false;
-    clock.classList.toggle("is-warn", warn);
-    clock.classList.toggle("is-mine", h.turn === S.me);
-    $(".kv-clock-who", clock).textContent = h.turn === S.me ? T.your_turn : seatName(h.turn);
-    $(".kv-clock-left", clock).textContent = fmt(T.seconds_left, { n: Math.ceil(left / 1000) });
-    root.dataset.clock = String(Math.ceil(left / 1000));
-    root.dataset.warn = warn ? "1" : "";
-    if (active) {
-      active.style.setProperty("--p", (left / Math.max(1, m.deadline - m.turn_started)).toFixed(4));
-      active.classList.add("has-timer");
-      active.classList.toggle("is-warn", warn);
-      $(".kt-timer", active).textContent = fmt(T.seconds_left, { n: Math.ceil(left / 1000) });
-    }
-  } else {
-    clock.hidden = true;
-    root.dataset.clock = "";
-    root.dataset.warn = "";
-  }
-  const countdown = $(".kt-countdown");
-  if (m.status === "between" && m.deadline) {
-    const secs = Math.ceil((m.deadline - now) / 1000);
-    countdown.textContent = secs > 0 ? fmt(T.next_hand_in, { n: secs }) : T.next_hand_soon;
-  } else if (m.status !== "between") {
-    countdown.textContent = "";
-  }
-  const idle = Date.now() - S.lastFrameAt;
-  const overdue = (m.status === "playing" || m.status === "between") && m.deadline && now > m.deadline + 700;
-  const botToMove = playing() && h && !h.over && h.turn !== S.me && botControlled(h.turn);
-  if (overdue && idle > 700) requestSync(1000);
-  else if (botToMove && idle > 3000) requestSync();
-}
-
 setInterval(tick, 250);
 
 // --- toasts --------------------------------------------------------------------------------
 
-function toast(text, kind = "info") {
-  const box = $(".kt-toasts");
-  const same = Array.from(box.children).find((t) => t.textContent === text);
-  if (same) same.remove();
-  const el = document.createElement("div");
-  el.className = `kt-toast kt-toast-${kind}`;
-  el.setAttribute("role", kind === "error" ? "alert" : "status");
-  el.textContent = text;
-  box.append(el);
-  while (box.children.length > 2) box.firstElementChild.remove();
-  setTimeout(() => el.remove(), 4500);
-}
-
 // --- pointer: drag and drop (mouse and touch), taps (K-R2, V-R1) ---------------------------
 
-function dropTarget(x, y) {
-  const el = document.elementFromPoint(x, y);
-  return el ? el.closest("[data-drop]") : null;
-}
-
-function clearHover() {
-  $$(".is-hover").forEach((el) => el.classList.remove("is-hover"));
-}
-
-function endDrag() {
-  const drag = S.drag;
-  S.drag = null;
-  clearHover();
-  root.classList.remove("is-dragging");
-  if (drag && drag.ghost) drag.ghost.remove();
-  $$(".is-dragging").forEach((el) => el.classList.remove("is-dragging"));
-  if (S.deferred) {
-    S.deferred = false;
-    render();
-  }
-  return drag;
-}
-
-document.addEventListener("pointerdown", (event) => {
-  if (S.drag) endDrag();
-  if (event.button !== 0 || !S.hand || S.hand.over || S.me === null) return;
-  const cell = event.target.closest(".kt-cell");
-  if (!cell || !root.contains(cell)) return;
-  S.drag = { id: cell.dataset.id || null, from: Number(cell.dataset.i), x0: event.clientX, y0: event.clientY, started: false, ghost: null, pointerId: event.pointerId };
+pointerDrag({
+  ...rackPress,
+  tap: (drag) => tapCell(drag.from),
+  drop(drag, target) {
+    if (!target) return;
+    const kind = target.dataset.drop;
+    if (kind === "cell") moveTile(drag.id, Number(target.dataset.i));
+    else if (kind === "discard") discard(drag.id);
+    else if (kind === "finish") finish(drag.id);
+  },
 });
-
-document.addEventListener("pointermove", (event) => {
-  const drag = S.drag;
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.started) {
-    if (!drag.id || Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < DRAG_THRESHOLD) return;
-    const source = $(`.kt-cell[data-i="${drag.from}"]`);
-    const tile = source && source.querySelector(".kt-tile");
-    if (!tile) {
-      S.drag = null;
-      return;
-    }
-    drag.started = true;
-    const rect = tile.getBoundingClientRect();
-    const ghost = tile.cloneNode(true);
-    ghost.classList.add("kt-ghost");
-    ghost.style.width = `${rect.width}px`;
-    ghost.style.height = `${rect.height}px`;
-    document.body.append(ghost);
-    drag.ghost = ghost;
-    drag.dx = rect.width / 2;
-    drag.dy = rect.height / 2;
-    source.classList.add("is-dragging");
-    root.classList.add("is-dragging");
-    try {
-      source.setPointerCapture(event.pointerId);
-    } catch {
-      // the pointer is already gone: pointercancel cleans up
-    }
-  }
-  event.preventDefault();
-  drag.ghost.style.transform = `translate(${event.clientX - drag.dx}px, ${event.clientY - drag.dy}px)`;
-  clearHover();
-  const target = dropTarget(event.clientX, event.clientY);
-  if (target) target.classList.add("is-hover");
-});
-
-document.addEventListener("pointerup", (event) => {
-  const drag = S.drag;
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.started) {
-    endDrag();
-    tapCell(drag.from);
-    return;
-  }
-  const target = dropTarget(event.clientX, event.clientY);
-  endDrag();
-  if (!target) return;
-  const kind = target.dataset.drop;
-  if (kind === "cell") moveTile(drag.id, Number(target.dataset.i));
-  else if (kind === "discard") discard(drag.id);
-  else if (kind === "finish") finish(drag.id);
-});
-
-document.addEventListener("pointercancel", (event) => {
-  if (S.drag && event.pointerId === S.drag.pointerId) endDrag();
-});
-window.addEventListener("blur", () => S.drag && endDrag());
 
 // Tap a tile, then the cell it should go to (the same tile again puts it down).
 function tapCell(index) {
@@ -768,15 +570,8 @@ root.addEventListener("click", (event) => {
   }
 });
 
-// --- keyboard: arrows over the rack, Enter picks/places, S separator, D draw, A take,
+// --- keyboard: arrows, Home, End over the rack, Enter picks/places, S separator, D draw, A take,
 // X discard, F finish with the picked tile ---------------------------------------------------
-
-function focusCell(index) {
-  S.focus = Math.max(0, Math.min(CELLS - 1, index));
-  $$(".kt-cell").forEach((c) => (c.tabIndex = Number(c.dataset.i) === S.focus ? 0 : -1));
-  const el = $(`.kt-cell[data-i="${S.focus}"]`);
-  if (el) el.focus();
-}
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -785,28 +580,7 @@ document.addEventListener("keydown", (event) => {
   if (!S.hand || S.me === null) return;
   const cell = target.closest && target.closest(".kt-cell");
   const key = event.key;
-  if (cell) {
-    const i = Number(cell.dataset.i);
-    const moves = { ArrowLeft: i - 1, ArrowRight: i + 1, ArrowUp: i - ROW, ArrowDown: i + ROW };
-    if (key in moves) {
-      event.preventDefault();
-      if (moves[key] >= 0 && moves[key] < CELLS) focusCell(moves[key]);
-      return;
-    }
-    if (key === "Enter" || key === " ") {
-      event.preventDefault();
-      S.keyAt = performance.now();
-      tapCell(i);
-      focusCell(S.focus);
-      return;
-    }
-    if (key === "s" || key === "S") {
-      event.preventDefault();
-      toggleSeparator(i);
-      focusCell(i);
-      return;
-    }
-  }
+  if (cell && rackKey(event, cell, { tap: tapCell, separator: toggleSeparator })) return;
   const lower = key.length === 1 ? key.toLocaleLowerCase("en") : key;
   const focusedId = cell ? cell.dataset.id || null : null;
   if (key === "Escape" && S.picked) {
@@ -826,4 +600,4 @@ document.addEventListener("keydown", (event) => {
 // --- start ----------------------------------------------------------------------------------
 
 setStatus(T.connecting);
-connect();
+sock.start();

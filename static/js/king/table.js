@@ -1,11 +1,14 @@
 // King — the card table (vanilla JS module, no build step; rules: king.md).
 //
 // The server is the authority: after every change it sends this seat a full "state"
-// frame {type, version, layout, match, me, hand} (game/frames.py; `hand` is King's
+// frame {type, version, layout, match, me, hand} — or what changed, which ../frames.js
+// turns into that frame (issue 22) — (game/frames.py; `hand` is King's
 // view, docs/king-engine.md) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": v}.  Older frames are ignored; a
 // version gap, a reconnect or a silent socket asks for a fresh snapshot ("sync").
 // Every word shown comes from #kg-strings (the page's translated strings).
+
+import { openMatchSocket } from "../match-socket.js";
 
 const root = document.getElementById("kg");
 const T = JSON.parse(document.getElementById("kg-strings").textContent);
@@ -13,7 +16,6 @@ const T = JSON.parse(document.getElementById("kg-strings").textContent);
 const POS = ["south", "east", "north", "west"]; // me, me+1 (on my right, G-M1), me+2, me+3
 const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const RANK_LABEL = { T: "10" };
-const PERMANENT_CLOSE = new Set([4001, 4003, 4004, 4008]);
 const COLOURS_KEY = "kut.king.fourColours";
 
 const matchId = Number(root.dataset.match);
@@ -21,8 +23,8 @@ const board = root.querySelector(".kg-board");
 const $ = (sel, el = root) => el.querySelector(sel);
 const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 
-const S = { version: -1, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, lastSync: 0, focus: 0, trickKey: "" };
-const net = { ws: null, open: false, everOpened: false, attempts: 0, stopped: false, inflight: null, retryTimer: null };
+const S = { version: -1, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, focus: 0, trickKey: "" };
+const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
 
 // --- helpers ---------------------------------------------------------------------------------
 
@@ -101,79 +103,22 @@ function coloursOn() {
 applyColours(coloursOn());
 
 // --- the socket --------------------------------------------------------------------------------
+// ../match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// frames (issue 22); this table only says what a frame, an error and a close mean here.
 
-function wsUrl() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}/ws/match/${matchId}/`;
-}
-
-function sendRaw(message) {
-  if (net.ws && net.open) net.ws.send(JSON.stringify(message));
-}
-
-function connect() {
-  if (net.stopped) return;
-  clearTimeout(net.retryTimer);
-  const ws = new WebSocket(wsUrl());
-  net.ws = ws;
-  ws.addEventListener("open", () => {
-    if (net.ws !== ws) return;
-    net.open = true;
-    net.attempts = 0;
-    if (net.everOpened) sendRaw({ type: "sync" }); // reconnect: ask for the latest state
-    net.everOpened = true;
-  });
-  ws.addEventListener("message", (event) => {
-    if (net.ws === ws) onMessage(event.data);
-  });
-  ws.addEventListener("close", (event) => {
-    if (net.ws !== ws) return;
-    net.ws = null;
-    net.open = false;
-    net.inflight = null;
-    if (PERMANENT_CLOSE.has(event.code) || event.code === 4009) {
-      net.stopped = true;
-      setStatus(event.code === 4009 ? T.replaced : T.cannot_join);
-      return;
-    }
-    setStatus(T.reconnecting);
-    const delay = Math.min(15000, 500 * 2 ** net.attempts) * (0.75 + Math.random() * 0.5);
-    net.attempts += 1;
-    net.retryTimer = setTimeout(connect, delay);
-  });
-}
-
-window.addEventListener("online", () => !net.ws && connect());
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && !net.ws) connect();
+const sock = openMatchSocket({
+  matchId,
+  connectNow: false,
+  onFrame: (frame) => onState(frame),
+  onError: (msg) => onError(msg),
+  onClose({ reason }) {
+    net.inflight = null; // applied or not: never sent twice
+    const texts = { kicked: T.cannot_join, replaced: T.replaced, cannot_join: T.cannot_join, reconnecting: T.reconnecting };
+    setStatus(texts[reason]);
+  },
 });
-window.addEventListener("pagehide", () => {
-  net.stopped = true;
-  if (net.ws) net.ws.close(1000);
-});
-window.addEventListener("pageshow", (event) => {
-  if (!event.persisted) return;
-  net.stopped = false;
-  connect();
-});
-setInterval(() => sendRaw({ type: "ping" }), 25000);
-
-function requestSync(minGap = 2000) {
-  if (!net.open || Date.now() - S.lastSync < minGap) return;
-  S.lastSync = Date.now();
-  sendRaw({ type: "sync" });
-}
-
-function onMessage(data) {
-  let msg;
-  try {
-    msg = JSON.parse(data);
-  } catch {
-    return;
-  }
-  if (msg.type === "state") onState(msg);
-  else if (msg.type === "error") onError(msg);
-}
+const sendRaw = (message) => sock.send(message);
+const requestSync = (minGap) => sock.requestSync(minGap);
 
 function onState(msg) {
   if (typeof msg.version !== "number" || msg.version < S.version) return; // an older frame
@@ -204,7 +149,7 @@ function onError(msg) {
 }
 
 function act(action) {
-  if (S.me === null || S.me === undefined || net.inflight || !net.open) return;
+  if (S.me === null || S.me === undefined || net.inflight || !sock.isOpen()) return;
   net.inflight = { at: S.version };
   setTimeout(() => {
     if (net.inflight && net.inflight.at === S.version) net.inflight = null;
@@ -557,4 +502,4 @@ function tick() {
 
 setInterval(tick, 250);
 setStatus(T.connecting);
-connect();
+sock.start();

@@ -48,10 +48,11 @@ export function tileName(T, face, okey, value) {
   return plainName(T, face);
 }
 
-// The same shifting as the server's Rack.move (game/engine/okey/rack.py).
-export function makeRoom(cells, at) {
-  const start = at - (at % ROW);
-  const end = start + ROW;
+// The same shifting as the server's Rack.move (game/engine/okey/rack.py); `row`: the
+// cells in one row of the rack (KÜT and KDVli 16, Kastet 12).
+export function makeRoom(cells, at, row = ROW) {
+  const start = at - (at % row);
+  const end = start + row;
   let right = null;
   for (let j = at + 1; j < end; j++) if (!cells[j]) { right = j; break; }
   let left = null;
@@ -63,18 +64,20 @@ export function makeRoom(cells, at) {
     for (let j = left; j < at; j++) cells[j] = cells[j + 1];
     cells[at] = null;
   } else {
+    // the row is full: the tile at `at` goes to the first empty cell anywhere else —
+    // never `at` itself, where the moved tile lands (Rack._make_room)
     const displaced = cells[at];
     cells[at] = null;
-    cells[cells.indexOf(null)] = displaced;
+    cells[cells.findIndex((c, j) => c === null && j !== at)] = displaced;
   }
 }
 
-export function localMove(cells, id, to) {
+export function localMove(cells, id, to, row = ROW) {
   const src = cells.findIndex((c) => c && c.id === id);
   if (src < 0 || src === to) return false;
   const tile = cells[src];
   cells[src] = null;
-  if (cells[to]) makeRoom(cells, to);
+  if (cells[to]) makeRoom(cells, to, row);
   cells[to] = tile;
   return true;
 }

@@ -35,6 +35,18 @@ def test_the_documented_example_through_the_command():
                                        "substitutes": [None, None, 0, 10]}  # fmt: skip
 
 
+def test_a_huge_whole_number_of_hands_is_answered_not_a_traceback():
+    """H is any whole number ≥ 1; 2·H may be one digit longer than the JSON parser's
+    4,300 (once a ValueError while printing, exit 1)."""
+    hands = int("9" * 4300)
+    proc = subprocess.run([sys.executable, "-m", "game.engine.rating", "-"], cwd=ROOT,
+                          input=json.dumps(query(hands=hands)), capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    points = json.loads(proc.stdout, parse_int=str)["points"]
+    assert points[0] == "1" + "9" * 4299 + "8"  # lowest total wins: +2H, 4,301 digits
+
+
 def test_s_p1_ratings_start_at_1500():
     """S-P1: a new account's Kastet rating (the platform writes it; the number is here)."""
     assert START_RATING == 1500

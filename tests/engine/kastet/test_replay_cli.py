@@ -103,6 +103,11 @@ MALFORMED = {
     "two_okeys_as_a_starting_pair": _with(("pairs",), [["R8", "R8"]]),
     "27_starting_groups": _with(("table",), [["R1", "R2", "R3"]] * 27),
     "table_wrong_type": _with(("table",), "R1 R2 R3"),
+    # falsy, but not absent: not an empty table (they once read as "no table")
+    "table_an_empty_object": _with(("table",), {}),
+    "table_false": _with(("table",), False),
+    "pairs_zero": _with(("pairs",), 0),
+    "pairs_an_empty_string": _with(("pairs",), ""),
     "unknown_action_type": _with(("actions", 0, "type"), "fly"),
     "discard_is_no_kastet_action": _with(("actions", 0), {"seat": 0, "type": "discard",
                                                           "tile": "Y1"}),

@@ -93,3 +93,48 @@ def test_hard_takes_the_thrown_tile_that_completes_its_rack():
     apply(hand, 0, {"type": "discard", "tile_id": hand.ids[k1]})
     view = GAME.view_for(Match(GAME.clean_options({}), hand), 1)
     assert bots.choose(view, "hard", random.Random(1)) == {"type": "take_discard"}
+
+
+def test_easy_takes_the_thrown_tile_only_when_it_finishes_with_it():
+    """Easy draws from the deck, but takes the thrown tile that completes its rack on
+    runs (V-N1, V-F1): without that, four easy bots never finished a hand before the
+    deck ran out (V-E1)."""
+    s = scenario({0: "K1", 1: "R1 R2 R3 R4 B7 B8 B9 K11 K12 K13 Y11 R11 B11 Y13"}, deck="B2 K6")
+    hand, _ = load_scenario(s)
+    k1 = next(t for t in hand.racks[0].tiles() if t // 2 == 39)
+    apply(hand, 0, {"type": "discard", "tile_id": hand.ids[k1]})
+    view = GAME.view_for(Match(GAME.clean_options({}), hand), 1)
+    assert bots.choose(view, "easy", random.Random(1)) == {"type": "take_discard"}
+    # A thrown tile that only helps (no finish) is left: easy draws.
+    s = scenario({0: "R5", 1: "R1 R2 R3 B7 B8 K11 K12 K13 Y11 R11 B11 Y13 Y2 B5"}, deck="B2 K6")
+    hand, _ = load_scenario(s)
+    r5 = next(t for t in hand.racks[0].tiles() if t // 2 == 4)
+    apply(hand, 0, {"type": "discard", "tile_id": hand.ids[r5]})
+    view = GAME.view_for(Match(GAME.clean_options({}), hand), 1)
+    assert bots.choose(view, "easy", random.Random(1)) == {"type": "draw"}
+
+
+def test_easy_keeps_its_runs_and_sets_and_throws_a_left_over_tile():
+    """Easy never breaks a run or set it holds (V-G1, V-G2): whatever its random choice,
+    the tile thrown is one of the left-over tiles Y1, Y13, R7 (not the costliest one
+    every time, as normal does)."""
+    s = scenario({0: "R3 R4 R5 Y9 B9 K9 K1 K2 K3 B11 B12 B13 R7 Y1 Y13"})
+    hand, _ = load_scenario(s)
+    from game.engine.okey.tiles import face_name, face_of
+
+    thrown = set()
+    for seed in range(40):
+        a = bots.choose(view_of(s, 0), "easy", random.Random(seed))
+        assert a["type"] == "discard"
+        tile = next(t for t in hand.racks[0].tiles() if hand.ids[t] == a["tile_id"])
+        thrown.add(face_name(face_of(tile)))
+    assert thrown == {"Y1", "Y13", "R7"}
+    assert bots.choose(view_of(s, 0), "normal", random.Random(1))["type"] == "discard"
+
+
+def test_easy_never_finishes_on_pairs():
+    """Easy finishes on runs only: with seven pairs and no runs finish it throws."""
+    pairs = "R1 R1 R5 R5 Y9 Y9 B3 B3 B12 B12 K7 K7 K10 K10 Y2"
+    s = scenario({0: pairs})
+    assert bots.choose(view_of(s, 0), "easy", random.Random(1))["type"] == "discard"
+    assert bots.choose(view_of(s, 0), "normal", random.Random(1))["type"] == "finish"

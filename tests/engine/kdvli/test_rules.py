@@ -735,3 +735,25 @@ def test_v_h1_which_tile_a_player_took_from_a_pile_is_public():
         v = GAME.view_for(m, seat)
         assert v["seats"][1]["picked"] == [t0] and v["seats"][0]["discards"] == []
         assert v["seats"][1]["count"] == 15 and v["taken"] and v["turn"] == 1
+
+
+def test_v_s5_the_points_shown_are_those_after_the_seats_last_discard():
+    """V-S5: *Masa ayarları* shows a seat's points after each of its discards; the view
+    keeps them through the seat's next turn (a page loaded mid-turn shows them too): the
+    rack without the tile taken this turn.  Before the starter's first discard: none."""
+    m = GAME.new_match({"hands": 3}, 4, SeededRNG("v-s5-points"))
+    hand = m.hand
+    starter = hand.turn
+    assert GAME.view_for(m, starter)["points_shown"] is None  # 15 tiles, no discard yet
+    nxt = (starter + 1) % 4
+    before = GAME.view_for(m, nxt)["points"]
+    assert GAME.view_for(m, nxt)["points_shown"] == before  # not its turn: its rack now
+    view = GAME.view_for(m, starter)
+    discard = next(c for c in view["rack"]["cells"] if c)["id"]
+    GAME.apply(m, starter, {"type": "discard", "tile_id": discard}, 0.0)
+    shown = GAME.view_for(m, starter)["points_shown"]
+    assert shown == GAME.view_for(m, starter)["points"] == hand.points_of(starter)
+    GAME.apply(m, nxt, {"type": "draw"}, 0.0)  # 15 tiles mid-turn
+    view = GAME.view_for(m, nxt)
+    assert view["points_shown"] == before
+    assert hand.took is not None and view["points"] == hand.points_of(nxt)

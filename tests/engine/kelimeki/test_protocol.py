@@ -79,10 +79,13 @@ def test_bad_actions_are_refused_cleanly():
     state = GAME.new_match({}, 2, random.Random(6))
     before = GAME.to_dict(state)
     for bad in ({"type": "play"}, {"type": "play", "placements": [{"row": "a"}]},
-                {"type": "exchange", "letters": "AB"}, {"type": "fly"}, "pass"):  # fmt: skip
+                {"type": "exchange", "letters": "AB"}, {"type": "fly"}, "pass",
+                {"type": "exchange", "letters": ["AB"]}, {"type": "exchange", "letters": [""]}):  # fmt: skip
         with pytest.raises(Exception) as exc:
             GAME.apply(state, state.turn, bad, 0.0)
         assert getattr(exc.value, "code", None)
+        if isinstance(bad, dict) and isinstance(bad.get("letters"), list):
+            assert exc.value.code == "bad_action"  # not a piece of W-T1's string
     with pytest.raises(RuleError):
         GAME.apply(state, 7, {"type": "pass"}, 0.0)
     assert GAME.to_dict(state) == before

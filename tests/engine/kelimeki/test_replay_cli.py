@@ -56,6 +56,7 @@ MALFORMED = {
     "players_3": bad(players=3),
     "players_string": bad(players="2"),
     "players_bool": bad(players=True),
+    "players_a_float": bad(players=2.0),  # once a traceback, not exit 2
     "starter_out_of_range": bad(starter=2),
     "starter_not_int": bad(starter=0.5),
     "racks_wrong_count": bad(racks=[["A"]]),
@@ -91,6 +92,12 @@ MALFORMED = {
     "placements_not_list": act(placements={"row": 0}),
     "letters_not_list": bad(actions=[{"seat": 0, "type": "exchange", "letters": "A"}]),
     "letters_unknown_tile": bad(actions=[{"seat": 0, "type": "exchange", "letters": ["Q"]}]),
+    # a tile is one of W-T1's 30, not a piece of their string (once a traceback: KeyError)
+    "rack_two_letters": bad(racks=[["AB", "K"], ["E"]]),
+    "rack_empty_name": bad(racks=[[""], ["E"]]),
+    "bag_letter_and_joker": bad(bag=["Z*"]),
+    "letters_two_letters": bad(actions=[{"seat": 0, "type": "exchange", "letters": ["AB"]}]),
+    "letters_empty_name": bad(actions=[{"seat": 0, "type": "exchange", "letters": [""]}]),
 }
 
 
@@ -113,7 +120,8 @@ def run_cli(text: str):
 
 @pytest.mark.parametrize(
     "name",
-    ["players_3", "rack_eight", "word_hyphen", "placement_joker_letter", "seat_out_of_range"],
+    ["players_3", "rack_eight", "word_hyphen", "placement_joker_letter", "seat_out_of_range",
+     "rack_two_letters"],  # fmt: skip
 )
 def test_malformed_through_the_command_exits_2_with_one_line(name):
     proc = run_cli(json.dumps(MALFORMED[name], ensure_ascii=False))

@@ -8,7 +8,7 @@ import pytest
 
 from game.engine.errors import RuleError
 from game.engine.kelimeki import GAME, board, rules
-from game.engine.kelimeki.alphabet import COUNTS, LETTERS, POINTS, fold, lower, sort_tiles
+from game.engine.kelimeki.alphabet import COUNTS, LETTERS, POINTS, fold, lower, playable, sort_tiles
 from game.engine.kelimeki.lexicon import Lexicon, lexicon_for
 from game.engine.kelimeki.rules import InvalidWords, tax_shares
 from tests.engine.kelimeki.helpers import P, make_state, snapshot
@@ -172,6 +172,9 @@ def test_w_d2_turkish_folding():
     assert fold("ılık") == "ILIK" and fold("ilik") == "İLİK"
     assert fold("kâğıt") == "KAĞIT" and fold("hâlâ") == "HALA" and fold("Îmân") == "İMAN"
     assert fold("i\u0307") == "İ" and fold("I\u0307") == "İ" and fold("û") == "U"
+    # the dot is dropped after i or I only: after ı, İ or another dot it stays (unplayable)
+    assert not playable(fold("ı\u0307k")) and not playable(fold("İ\u0307k"))
+    assert not playable(fold("i\u0307\u0307k")) and playable(fold("i\u0307k"))
     lex = Lexicon(["ılık", "ilik", "e-posta", "x-ray", "won", "kâğıt", "o"])
     assert lex.words == {"ILIK", "İLİK", "KAĞIT"}
 
@@ -532,6 +535,19 @@ def test_w_e6_forfeit_keeps_the_zone_and_skips_turns():
     assert st.over and st.end == "forfeit" and st.deducted == [0, 0, 0, 0]
     result = GAME.match_result(st)
     assert result.places == [2, 2, 2, 1]  # forfeited seats below everyone
+
+
+def test_w_e6_a_forfeited_seats_timeout_is_not_its_turn():
+    """W-E6, W-M1: a forfeited seat is never the one to move, so a timeout for it is
+    refused as any turn's would be (kelimeki-scenario.md: game_over, not_your_turn)."""
+    st = make_state(4, racks=[["A"], ["B"], ["C"], ["D"]])
+    GAME.on_timeout(st, 0, 0.0)
+    with pytest.raises(RuleError) as exc:
+        GAME.on_timeout(st, 0, 0.0)
+    assert exc.value.code == "not_your_turn"
+    with pytest.raises(RuleError) as exc:
+        rules.forfeit(st, 0, any_turn=True)  # Teslim ol, out of turn, a second time
+    assert exc.value.code == "forfeited"
 
 
 # --- 9. Around the game (the engine's side) ------------------------------------------

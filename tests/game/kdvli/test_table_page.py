@@ -70,6 +70,9 @@ def test_the_table_page_in_turkish_first(players):
     strings = strings_of(response)
     assert strings["my_points"] == "Şu anki puanın: {n}"
     assert strings["errors"]["invalid_finish"].startswith("Bitmek için")
+    # V-M1, P-8: partners are named on the seat cards and in Masa ayarları
+    assert strings["partner"] == "Eş: {name}" and strings["team_badge"] == "Takım {t}"
+    assert strings["team_total"] == "Takım toplamı {n}"
     # the page itself holds no tiles: the rack comes over the socket, one seat's view
     assert "data-face" not in html and "data-id" not in html
     assert match.state["hand"]["deal"]["salt"] not in html and match.seed not in html
