@@ -281,10 +281,16 @@ def live_site(request, django_db_setup, django_db_blocker, tmp_path_factory):
 PACED = {"KUT_BOT_DELAY_SECONDS": "0.3", "KUT_CLAIM_WINDOW_SECONDS": "2.5"}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def paced_site(request, django_db_setup, django_db_blocker, tmp_path_factory):
     """A second live site on the same test database whose bots think (``PACED``): the
-    embedded set-up's paced bots run on the web process's timer threads."""
+    embedded set-up's paced bots run on the web process's timer threads.
+
+    Started for the test that asks for it and stopped after it: two sites on one
+    database each sweep every table in it, and their channel prefixes differ, so a
+    timeout or bot move that one site's worker makes at the other's table is never
+    pushed to that table's browsers (and paced and fast bots take turns at it).  A CI
+    run failed so: the paced worker won the race for ``live_site``'s timeouts."""
     remove_stale_test_databases()
     with django_db_blocker.unblock():
         site = start_site(tmp_path_factory.mktemp("kut-paced"), PACED)
