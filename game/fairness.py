@@ -39,6 +39,20 @@ def _letter_order(tiles: list[str]) -> bool:
             and all(t in COUNTS for t in tiles[:-1]))  # fmt: skip
 
 
+def _card_order(cards: list[str]) -> bool:
+    """King's committed deal (``game.engine.king.match.deal_order``): the 52 cards, each
+    seat's 13 in seat order (G-C2 notation, each card once)."""
+    from game.engine.king.cards import NAMES
+
+    return len(cards) == len(NAMES) and set(cards) == set(NAMES)
+
+
+def order_kind(order: list[str]) -> str:
+    """What a valid order is the deal of: ``letters`` (Kelimeki's bag), ``cards``
+    (King) or ``tiles`` (the okey games)."""
+    return "letters" if _letter_order(order) else "cards" if _card_order(order) else "tiles"
+
+
 def verify_url(fair: dict) -> str:
     """The verify page for a hand view's ``fair`` (after the hand: with salt and order)."""
     query = {"commitment": fair.get("commitment", "")}
@@ -86,11 +100,14 @@ class VerifyForm(forms.Form):
 
     def clean_order(self) -> list[str]:
         tiles = [t.strip() for t in self.cleaned_data["order"].split(",")]
-        if _letter_order(tiles):  # Kelimeki's bag (P-2, W-X5)
+        if _letter_order(tiles) or _card_order(tiles):  # Kelimeki's bag, King's deal (P-2)
             return tiles
         if len(tiles) != NUM_TILES or not all(_FACE.fullmatch(t) for t in tiles):
             raise forms.ValidationError(
-                _("The order lists all %(n)d tiles, each like R7, K13 or F, separated by commas.")
+                _(
+                    "The order lists all %(n)d tiles, each like R7, K13 or F (or a King "
+                    "deal's 52 cards, each like AS, TH or 2D), separated by commas."
+                )
                 % {"n": NUM_TILES}  # fmt: skip
             )
         return tiles
@@ -107,6 +124,7 @@ def verify(request: HttpRequest) -> HttpResponse:
             "commitment": form.cleaned_data["commitment"],
             "salt": form.cleaned_data["salt"],
             "order": form.cleaned_data["order"],
+            "kind": order_kind(form.cleaned_data["order"]),
         }
     return render(request, "game/verify.html", {"form": form, "check": check},
                   status=400 if asked and check is None else 200)  # fmt: skip

@@ -4,6 +4,7 @@ language.  The page renders them into ``#kg-strings`` (json_script); the script
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 
@@ -77,6 +78,8 @@ def king_strings() -> dict:
         "total_col": _("Total"),
         "place_col": _("Place"),
         "deal": _("The deal"),
+        "verify_shuffle": _("Verify this hand's shuffle"),  # P-2, G-V2
+        "verify_url": reverse("game:verify"),
         "hand_col": _("Hand"),
         "chooser_col": _("Chooser"),
         "contract_col": _("Contract"),

@@ -10,6 +10,8 @@
 
 import { CELLS, ROW, esc, fmt, tileHTML as okeyTileHTML } from "./okey/tiles.js";
 import { openMatchSocket } from "./match-socket.js";
+import { verifyLink } from "./fair.js";
+import { finalTable, scoreTable } from "./okey/table-kit.js";
 import { tableKit } from "./okey/table-kit.js";
 
 const root = document.getElementById("kt");
@@ -566,17 +568,8 @@ function renderOverlay() {
     title.textContent = T.match_over;
     const names = m.winners.map(seatName).join(", ");
     sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong>${esc(T.lowest_wins)}`;
-    let head = `<tr><th scope="col">${esc(T.col_player)}</th>`;
-    for (const r of m.results) head += `<th scope="col" title="${esc(T.task_texts[String(r.task_no)] || "")}">${esc(fmt(T.hand_no, { n: r.hand_no }))}</th>`;
-    head += `<th scope="col">${esc(T.col_total)}</th></tr>`;
-    let body = "";
-    for (const s of seatOrder()) {
-      const win = m.winners.includes(s);
-      body += `<tr class="${win ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${win ? '<span class="kt-crown" aria-hidden="true">★</span>' : ""}${esc(seatName(s))}</th>`;
-      for (const r of m.results) body += `<td>${r.scores[s]}</td>`;
-      body += `<td class="kt-sum">${m.totals[s]}</td></tr>`;
-    }
-    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    const hands = m.results.map((r) => ({ head: { text: fmt(T.hand_no, { n: r.hand_no }), title: T.task_texts[String(r.task_no)] || "" }, scores: r.scores }));
+    scores.innerHTML = finalTable({ T, seatName, me: S.me, order: seatOrder(), winners: m.winners, hands, totals: m.totals });
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
     return;
@@ -597,27 +590,12 @@ function renderOverlay() {
     title.textContent = fmt(T.hand_over, { n: last.hand_no });
     sub.textContent = `${T.task_texts[String(last.task_no)] || ""} · ${last.finisher !== null && last.finisher !== undefined ? fmt(T.finished_by, { name: seatName(last.finisher) }) : T.deck_ran_out}`;
     const cols = ["col_finish", "col_not_opened", "col_tiles", "col_okeys", "col_penalties", "col_hand", "col_total"];
-    let head = `<tr><th scope="col">${esc(T.col_player)}</th>${cols.map((c) => `<th scope="col">${esc(T[c])}</th>`).join("")}</tr>`;
-    let body = "";
-    for (const s of seatOrder()) {
+    const cells = (s) => {
       const line = last.lines[s] || {};
-      body +=
-        `<tr class="${last.finisher === s ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${esc(seatName(s))}</th>` +
-        scoreCell(line.finish) +
-        scoreCell(line.not_opened) +
-        scoreCell(line.tiles) +
-        scoreCell(line.okeys) +
-        scoreCell(line.penalties) +
-        `<td class="kt-sum">${last.scores[s]}</td><td class="kt-sum">${m.totals[s]}</td></tr>`;
-    }
-    let verify = "";
-    const fair = h && h.over && h.fair;
-    if (fair && fair.salt && fair.order) {
-      // provably fair shuffle: the commitment shown at the start, salt and order now
-      const q = new URLSearchParams({ commitment: fair.commitment, salt: fair.salt, order: fair.order.join(",") });
-      verify = `<p class="kt-verify"><a href="${esc(String(T.verify_url))}?${esc(q.toString())}" target="_blank" rel="noopener">${esc(T.verify_shuffle)}</a></p>`;
-    }
-    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>${verify}`;
+      return [line.finish, line.not_opened, line.tiles, line.okeys, line.penalties].map(scoreCell).join("") + `<td class="kt-sum">${last.scores[s]}</td><td class="kt-sum">${m.totals[s]}</td>`;
+    };
+    const table = scoreTable({ T, seatName, me: S.me, order: seatOrder(), heads: cols.map((c) => T[c]), cells, winner: (s) => last.finisher === s });
+    scores.innerHTML = table + verifyLink(T, h && h.over && h.fair);
     finalActions.hidden = true;
     return;
   }

@@ -108,6 +108,12 @@ def test_a_rated_four_hand_king_match_against_three_bots(live_site, browser: Bro
                 shots.add(f"summary-{size}")
                 expect(page.locator(".kg-overlay[data-kind=hand]")).to_be_visible()
                 shot(page, f"king-hand-summary-{size}")
+                if size == "desktop":  # G-V2, P-2: the deal with its check, in the browser
+                    link = page.locator(".kg-overlay .kt-verify a")
+                    check = page.context.new_page()
+                    check.goto(link.get_attribute("href"))
+                    expect(check.locator("#verify-result")).to_have_attribute("data-state", "ok")
+                    check.close()
             table.wait(
                 "(h) => { const d = document.getElementById('kg').dataset;"
                 " return d.status !== 'between' || d.hand !== h; }",

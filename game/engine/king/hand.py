@@ -31,7 +31,7 @@ class HandState:
     __slots__ = (
         "length", "chooser", "chosen", "deal", "hands", "contract", "trump", "tricks",
         "leader", "trick", "turn", "over", "hearts_broken", "trumps_broken", "scores",
-        "log",
+        "log", "fair",
     )  # fmt: skip
 
     def __init__(self, length: int, chooser: int, chosen: list[list[str]],
@@ -52,6 +52,7 @@ class HandState:
         self.trumps_broken = False
         self.scores: list[int] | None = None
         self.log: list[dict] = []  # accepted actions, scenario form (export, take-back)
+        self.fair: dict = {}  # P-2, G-V2: {"salt", "commitment"} of a shuffled deal
 
     # -- derived ---------------------------------------------------------------------
     @property
@@ -102,6 +103,7 @@ class HandState:
             "trumps_broken": self.trumps_broken,
             "scores": None if self.scores is None else list(self.scores),
             "log": [dict(a) for a in self.log],
+            "fair": dict(self.fair),
         }
 
     @classmethod
@@ -119,6 +121,7 @@ class HandState:
         h.trumps_broken = d["trumps_broken"]
         h.scores = None if d["scores"] is None else list(d["scores"])
         h.log = [dict(a) for a in d["log"]]
+        h.fair = dict(d.get("fair") or {})  # a hand stored before P-2's commitment: none
         return h
 
 
@@ -248,6 +251,7 @@ def _all_penalty_cards_taken(hand: HandState) -> bool:
 def replay_log(hand: HandState, log: list[dict]) -> HandState:
     """A fresh hand with the same deal and history, with ``log`` applied (G-X4)."""
     h = HandState(hand.length, hand.chooser, hand.chosen, hand.deal)
+    h.fair = dict(hand.fair)
     for entry in log:
         apply(h, entry["seat"], {k: v for k, v in entry.items() if k != "seat"})
     return h

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from ..errors import RuleError
+from ..okey.deal import commitment  # P-2's one hash, as Kelimeki's bag uses it too
 from .cards import DECK, name, names, suit_letter
 from .contracts import quota
 from .hand import HandState
@@ -84,6 +85,20 @@ def deal(rng: random.Random) -> list[list[int]]:
     return [sorted(deck[13 * s : 13 * s + 13]) for s in range(4)]
 
 
+def deal_order(hands: list[list[int]]) -> list[str]:
+    """The order P-2's commitment covers: each seat's 13 cards in seat order, each in the
+    order of G-C3 (the deal is which cards each seat got; a King hand has no deck)."""
+    return [name(c) for h in hands for c in sorted(h)]
+
+
+def commit(hand: HandState, rng: random.Random) -> None:
+    """P-2, G-V2: a secret salt from the deal's RNG and the commitment every seat sees
+    from the start; the salt and the order are shown once the hand is over, so anyone
+    can check the deal was fixed before the first card (``SECURITY.md``)."""
+    salt = f"{rng.getrandbits(128):032x}"
+    hand.fair = {"salt": salt, "commitment": commitment(deal_order(hand.deal), salt)}
+
+
 def new_match(length: int, rng: random.Random, take_back: bool = False) -> MatchState:
     """G-M3: the first chooser drawn with the RNG; hand 1 dealt."""
     match = MatchState(length, rng.randrange(4), take_back)
@@ -110,6 +125,8 @@ def record_hand(match: MatchState) -> dict:
         ],  # fmt: skip
         "deal": [names(h) for h in hand.deal],  # G-V2: revealed after the hand
     }
+    if hand.fair:  # G-V2: with P-2's check, kept in the match history
+        result["fair"] = {**hand.fair, "order": deal_order(hand.deal)}
     match.results.append(result)
     match.totals = [t + s for t, s in zip(match.totals, hand.scores)]
     if match.hand_no >= match.length:
@@ -130,4 +147,5 @@ def start_next_hand(match: MatchState, rng: random.Random) -> HandState:
     chosen = match.chosen()
     match.hand_no += 1
     match.hand = HandState(match.length, match.chooser_of(match.hand_no), chosen, deal(rng))
+    commit(match.hand, rng)
     return match.hand

@@ -29,7 +29,7 @@ from .contracts import (
     seat_left,
 )
 from .hand import HandState
-from .match import MatchState
+from .match import MatchState, deal_order
 
 
 def _trick(leader: int, cards: list[int], winner: int | None = None) -> dict:
@@ -166,6 +166,10 @@ def view_for(match: MatchState, seat: int | None) -> dict:
     }
     if hand.trick and playing:
         view["played"] = names([*(c for _, cs, _ in hand.tricks for c in cs), *hand.trick])
+    if hand.fair:  # P-2: the commitment from the deal on; its salt and order once over
+        view["fair"] = {"commitment": hand.fair["commitment"]}
+        if over:
+            view["fair"].update(salt=hand.fair["salt"], order=deal_order(hand.deal))
     if over:  # G-V2, G-V4: the deal and every trick, once the hand is over
         view["summary"] = {
             "deal": [names(h) for h in hand.deal],

@@ -15,7 +15,7 @@
 
 import { esc, fmt, localMove, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
 import { pairValues, readGroup } from "./groups.js";
-import { tableKit } from "../okey/table-kit.js";
+import { finalTable, scoreTable, tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("ks-strings").textContent);
@@ -506,18 +506,8 @@ function renderOverlay() {
     let teams = "";
     if (hm.team_totals) teams = ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: hm.team_totals[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: hm.team_totals[1] })}`;
     sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teams)}`;
-    const rows = hm.hand_scores || [];
-    let head = `<tr><th scope="col">${esc(T.col_player)}</th>`;
-    rows.forEach((_, i) => (head += `<th scope="col">${esc(fmt(T.hand_of, { n: i + 1, total: hm.hands }))}</th>`));
-    head += `<th scope="col">${esc(T.col_total)}</th></tr>`;
-    let body = "";
-    for (const s of [0, 1, 2, 3].map(seatAt)) {
-      const win = m.winners.includes(s);
-      body += `<tr class="${win ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${win ? '<span class="kt-crown" aria-hidden="true">★</span>' : ""}${esc(seatName(s))}</th>`;
-      for (const row of rows) body += `<td>${row[s]}</td>`;
-      body += `<td class="kt-sum">${tot[s]}</td></tr>`;
-    }
-    scores.innerHTML = `<table class="kt-score-table ks-final-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    const hands = (hm.hand_scores || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: hm.hands }), scores: row }));
+    scores.innerHTML = finalTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals: tot, cls: "ks-final-table" });
     reveal.innerHTML = revealHTML(h);
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
@@ -540,12 +530,8 @@ function renderOverlay() {
     let teams = "";
     if (h.team_scores) teams = ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: h.team_scores[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: h.team_scores[1] })}`; // S-S5
     sub.textContent = (h.blocked ? T.blocked : fmt(T.finished_by, { name: seatName(h.finisher) })) + teams;
-    const head = `<tr><th scope="col">${esc(T.col_player)}</th><th scope="col">${esc(T.col_hand)}</th><th scope="col">${esc(T.col_total)}</th></tr>`;
-    let body = "";
-    for (const s of [0, 1, 2, 3].map(seatAt)) {
-      body += `<tr class="${h.finisher === s ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${esc(seatName(s))}</th><td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${tot[s]}</td></tr>`;
-    }
-    scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    const cells = (s) => `<td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${tot[s]}</td>`;
+    scores.innerHTML = scoreTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), heads: [T.col_hand, T.col_total], cells, winner: (s) => h.finisher === s });
     reveal.innerHTML = revealHTML(h);
     finalActions.hidden = true;
     return;

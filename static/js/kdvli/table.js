@@ -12,7 +12,8 @@
 // from the translated strings in #kv-strings.
 
 import { ROW, esc, fmt, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
-import { tableKit } from "../okey/table-kit.js";
+import { verifyLink } from "../fair.js";
+import { finalTable, scoreTable, tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kv-strings").textContent);
@@ -403,16 +404,7 @@ function renderOverlay() {
     let teams = "";
     if (h.team_totals) teams = ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: h.team_totals[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: h.team_totals[1] })}`;
     sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teams)}`;
-    let head = `<tr><th scope="col">${esc(T.col_player)}</th>`;
-    (h.history || []).forEach((_, i) => (head += `<th scope="col">${esc(fmt(T.hand_of, { n: i + 1, total: h.hands }))}</th>`));
-    head += `<th scope="col">${esc(T.col_total)}</th></tr>`;
-    let body = "";
-    for (const s of [0, 1, 2, 3].map(seatAt)) {
-      const win = m.winners.includes(s);
-      body += `<tr class="${win ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${win ? '<span class="kt-crown" aria-hidden="true">★</span>' : ""}${esc(seatName(s))}</th>`;
-      for (const row of h.history || []) body += `<td>${row[s]}</td>`;
-      body += `<td class="kt-sum">${totals[s]}</td></tr>`;
-    }
+    const hands = (h.history || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: h.hands }), scores: row }));
     let foot = "";
     if (partnersOn()) {
       for (const t of [0, 1]) {
@@ -420,9 +412,8 @@ function renderOverlay() {
         for (const row of h.history || []) foot += `<td>${row[t] + row[t + 2]}</td>`;
         foot += `<td class="kt-sum">${h.team_totals[t]}</td></tr>`;
       }
-      foot = `<tfoot>${foot}</tfoot>`;
     }
-    scores.innerHTML = `<table class="kt-score-table kv-final-table"><thead>${head}</thead><tbody>${body}</tbody>${foot}</table>`;
+    scores.innerHTML = finalTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals, cls: "kv-final-table", foot });
     reveal.innerHTML = revealHTML(h);
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
@@ -448,29 +439,18 @@ function renderOverlay() {
     } else {
       const kind = h.finish_kind === "pairs" ? T.kind_pairs : T.kind_runs;
       sub.innerHTML = `${esc(fmt(T.finished_by, { name: seatName(h.finisher) }))} (${esc(kind)}) · <strong class="kv-mult">${esc(fmt(T.multiplier, { n: h.multiplier }))}</strong>`;
-      let head = `<tr><th scope="col">${esc(T.col_player)}</th><th scope="col">${esc(T.col_points)}</th><th scope="col">${esc(T.col_bonus)}</th><th scope="col">${esc(T.col_hand)}</th><th scope="col">${esc(T.col_total)}</th></tr>`;
-      let body = "";
-      for (const s of [0, 1, 2, 3].map(seatAt)) {
-        const bonus = h.seats[s].bonus;
-        body += `<tr class="${h.finisher === s ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${esc(seatName(s))}</th><td>${h.reveal ? h.reveal[s].points : ""}</td><td>${bonus || ""}</td><td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${totals[s]}</td></tr>`;
-      }
+      const cells = (s) => `<td>${h.reveal ? h.reveal[s].points : ""}</td><td>${h.seats[s].bonus || ""}</td><td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${totals[s]}</td>`;
       // V-S4: in partners each seat is scored alone; the team's hand score is the sum
       let foot = "";
       if (partnersOn()) {
         for (const t of [0, 1]) {
           foot += `<tr class="kv-team-row" data-team="${TEAMS[t]}"><th scope="row">${esc(teamName(t))}</th><td></td><td></td><td class="kt-sum">${h.scores[t] + h.scores[t + 2]}</td><td class="kt-sum">${h.team_totals[t]}</td></tr>`;
         }
-        foot = `<tfoot>${foot}</tfoot>`;
       }
-      scores.innerHTML = `<table class="kt-score-table"><thead>${head}</thead><tbody>${body}</tbody>${foot}</table>`;
+      const heads = [T.col_points, T.col_bonus, T.col_hand, T.col_total];
+      scores.innerHTML = scoreTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), heads, cells, winner: (s) => h.finisher === s, foot });
     }
-    let verify = "";
-    const fair = h.fair;
-    if (fair && fair.salt && fair.order) {
-      const q = new URLSearchParams({ commitment: fair.commitment, salt: fair.salt, order: fair.order.join(",") });
-      verify = `<p class="kt-verify"><a href="${esc(String(T.verify_url))}?${esc(q.toString())}" target="_blank" rel="noopener">${esc(T.verify_shuffle)}</a></p>`;
-    }
-    reveal.innerHTML = revealHTML(h) + verify;
+    reveal.innerHTML = revealHTML(h) + verifyLink(T, h.fair);
     finalActions.hidden = true;
     return;
   }

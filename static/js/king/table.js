@@ -9,6 +9,7 @@
 // Every word shown comes from #kg-strings (the page's translated strings).
 
 import { openMatchSocket } from "../match-socket.js";
+import { verifyLink } from "../fair.js";
 
 const root = document.getElementById("kg");
 const T = JSON.parse(document.getElementById("kg-strings").textContent);
@@ -407,7 +408,8 @@ function renderOverlay() {
   );
   $(".kg-overlay-body").innerHTML =
     `<table class="kg-table"><thead><tr><th>${esc(T.player)}</th><th class="num">${esc(T.tricks_col)}</th><th class="num">${esc(T.score_col)}</th><th class="num">${esc(T.total_col)}</th></tr></thead><tbody>${rows.join("")}</tbody></table>` +
-    `<details class="kg-deal"><summary>${esc(T.deal)}</summary><ul>${deal.join("")}</ul></details>`;
+    `<details class="kg-deal"><summary>${esc(T.deal)}</summary><ul>${deal.join("")}</ul></details>` +
+    verifyLink(T, h.fair); // G-V2: the deal with P-2's check
 }
 
 function renderScores() {

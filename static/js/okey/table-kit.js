@@ -1,12 +1,13 @@
 // What the three tile tables (KÜT: ../table.js, KDVli: ../kdvli/table.js, Kastet:
 // ../kastet/table.js) share beyond the tiles themselves (./tiles.js): seat names and
 // presence labels, the status line, toasts, drag and drop, and — for the tables with
-// one clock box (KDVli, Kastet) — the clock tick with its watchdog.  Each table keeps its
+// one clock box (KDVli, Kastet) — the clock tick with its watchdog; and, for all three, the
+// overlays' score tables (`scoreTable`, `finalTable`, below the kit).  Each table keeps its
 // own state object S = {match, hand, me, offset, lastFrameAt, drag, deferred, …} and
 // strings T; this module works on them, it holds no state of its own.
 
 import { openMatchSocket } from "../match-socket.js";
-import { CELLS, ROW, fmt, localMove } from "./tiles.js";
+import { CELLS, ROW, esc, fmt, localMove } from "./tiles.js";
 
 // root: the table element; S, T: the table's state and strings; statusText(): the status
 // line when no message is pinned; render(): redraw (after a drag that deferred it);
@@ -316,4 +317,33 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
   }
 
   return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket };
+}
+
+// --- the overlays (end of a hand, end of the match): shared by all three tile tables ---------
+
+// A score table: a row per seat of `order` (the viewer's order), the player's name first
+// (a crown before a winner's when `crown`), then `cells(s)`, the row's cells as HTML;
+// `heads`: the other columns' headings (a text, or {text, title}); `foot`: <tfoot> rows.
+// `T.col_player` heads the names; `me` is the viewer's seat.
+export function scoreTable({ T, seatName, me, order, heads, cells, winner = () => false, crown = false, cls = "", foot = "" }) {
+  const th = (h) => (typeof h === "string" ? `<th scope="col">${esc(h)}</th>` : `<th scope="col" title="${esc(h.title)}">${esc(h.text)}</th>`);
+  let body = "";
+  for (const s of order) {
+    const win = winner(s);
+    const star = win && crown ? '<span class="kt-crown" aria-hidden="true">★</span>' : "";
+    body += `<tr class="${win ? "is-winner" : ""}${s === me ? " is-me" : ""}"><th scope="row">${star}${esc(seatName(s))}</th>${cells(s)}</tr>`;
+  }
+  const head = `<tr><th scope="col">${esc(T.col_player)}</th>${heads.map(th).join("")}</tr>`;
+  return `<table class="kt-score-table${cls ? ` ${cls}` : ""}"><thead>${head}</thead><tbody>${body}</tbody>${foot ? `<tfoot>${foot}</tfoot>` : ""}</table>`;
+}
+
+// The match's final table: a column per hand (`hands`: [{head, scores}]), then the totals;
+// the winners crowned.
+export function finalTable({ T, seatName, me, order, winners, hands, totals, cls = "", foot = "" }) {
+  return scoreTable({
+    T, seatName, me, order, cls, foot, crown: true,
+    winner: (s) => winners.includes(s),
+    heads: [...hands.map((h) => h.head), T.col_total],
+    cells: (s) => hands.map((h) => `<td>${h.scores[s]}</td>`).join("") + `<td class="kt-sum">${totals[s]}</td>`,
+  });
 }
