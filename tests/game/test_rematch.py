@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -16,15 +15,10 @@ from game.engine.match import MatchState
 from game.frames import match_frame
 from game.models import Match, MatchAction, MatchSeat
 from lobby.models import Ranking, RankingResult
+from tests.clients import client_for
 from tests.game.conftest import connect, receive, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def finished(users, *, host=None, rated=True, levels=None, seed="rematch"):

@@ -5,7 +5,6 @@ or ranking."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from game import services, trial
@@ -16,15 +15,10 @@ from game.frames import match_frame
 from game.models import Match, MatchAction
 from lobby.history import match_history_for_user
 from lobby.models import RankedMatch, Ranking, RankingResult
+from tests.clients import client_for
 from tests.history.play import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def state(match):

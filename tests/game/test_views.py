@@ -13,14 +13,9 @@ from django.urls import reverse
 
 from game import services
 from game.models import Match
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user, language: str = "tr") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def table_strings(response) -> dict:

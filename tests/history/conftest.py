@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from accounts.models import User
+from tests.clients import client_for  # noqa: F401 - the tests here import it from this conftest
 
 PASSWORD = "kirmizi-yedi-okey-42"
 
@@ -27,12 +27,6 @@ def make_user(name: str, **extra) -> User:
 def players(db):
     """ali, ayse, can, deniz."""
     return [make_user(n) for n in ("ali", "ayse", "can", "deniz")]
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture(scope="package")

@@ -6,9 +6,9 @@ import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from accounts.models import User
+from tests.clients import client_for  # noqa: F401 - the tests here import it from this conftest
 
 PASSWORD = "kirmizi-yedi-okey-42"
 
@@ -32,12 +32,6 @@ def make_user(name: str) -> User:
 def players(db):
     """Six players: ali (usually the host), then ayse, can, deniz, ece, fatma."""
     return [make_user(n) for n in ("ali", "ayse", "can", "deniz", "ece", "fatma")]
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def session_cookie(user) -> str:

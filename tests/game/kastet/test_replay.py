@@ -13,13 +13,13 @@ import subprocess
 import sys
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from game import services
 from game.engine.kastet import GAME as KASTET
 from game.models import HandResult, Match, MatchAction
 from lobby import history
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -28,12 +28,6 @@ SNAPSHOT_KEYS = {
     "claimable", "racks", "counts", "table", "discards", "over", "blocked", "finisher",
     "scores", "totals",
 }  # fmt: skip
-
-
-def client_for(user) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="tr")
-    client.force_login(user)
-    return client
 
 
 def play_out(match: Match) -> Match:

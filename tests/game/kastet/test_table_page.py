@@ -5,28 +5,21 @@ played in tests/e2e/test_kastet.py."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-from django.test import Client
 from django.urls import reverse
 
 from game import services
 from game.engine import registry
 from game.models import Match
+from tests.clients import client_for, page_strings
 
 pytestmark = pytest.mark.django_db
 
 KASTET = registry.get("kastet")
-
-
-def client_for(user, language: str = "tr") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def kastet_match(players, **kwargs) -> Match:
@@ -38,13 +31,7 @@ def kastet_match(players, **kwargs) -> Match:
 
 
 def strings_of(response) -> dict:
-    found = re.search(
-        r'<script id="ks-strings" type="application/json">(.*?)</script>',
-        response.content.decode(),
-        re.S,
-    )
-    assert found, "the table's strings are missing"
-    return json.loads(found.group(1))
+    return page_strings(response, "ks-strings")
 
 
 def test_kastet_is_playable_with_its_own_table():

@@ -10,7 +10,6 @@ import random
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -18,6 +17,7 @@ from game import services
 from game.engine.kdvli import GAME as KDVLI
 from game.models import HandResult, Match, MatchAction
 from lobby import history
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +26,6 @@ SNAPSHOT_KEYS = {
     "claimable", "racks", "counts", "table", "discards", "shown", "bonuses", "over", "void",
     "finisher", "finish_tile", "finish_kind", "multiplier", "scores", "totals",
 }  # fmt: skip
-
-
-def client_for(user) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="tr")
-    client.force_login(user)
-    return client
 
 
 def step(match: Match, rng: random.Random) -> None:

@@ -4,28 +4,21 @@ live table is played in tests/e2e/test_kdvli.py."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-from django.test import Client
 from django.urls import reverse
 
 from game import services
 from game.engine import registry
 from game.models import HandResult, Match
+from tests.clients import client_for, page_strings
 
 pytestmark = pytest.mark.django_db
 
 KDVLI = registry.get("kdvli")
-
-
-def client_for(user, language: str = "tr") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def kdvli_match(players, **kwargs) -> Match:
@@ -37,13 +30,7 @@ def kdvli_match(players, **kwargs) -> Match:
 
 
 def strings_of(response) -> dict:
-    found = re.search(
-        r'<script id="kv-strings" type="application/json">(.*?)</script>',
-        response.content.decode(),
-        re.S,
-    )
-    assert found, "the table's strings are missing"
-    return json.loads(found.group(1))
+    return page_strings(response, "kv-strings")
 
 
 def test_kdvli_is_playable_with_its_own_table():

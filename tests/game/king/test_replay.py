@@ -8,13 +8,13 @@ import json
 import random
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from game import services
 from game.engine.king import GAME
 from game.models import HandResult, Match, MatchAction
+from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +22,6 @@ SNAPSHOT_KEYS = {
     "hand_no", "chooser", "phase", "contract", "trump", "turn", "leader", "hands", "trick",
     "last_trick", "tricks", "taken", "running", "over", "scores", "totals",
 }  # fmt: skip
-
-
-def client_for(user, language: str = "tr") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def play_out(match: Match, until=lambda m: m.status == Match.Status.FINISHED) -> Match:

@@ -11,7 +11,6 @@ import re
 
 import pytest
 from django.contrib.staticfiles import finders
-from django.test import Client
 from django.urls import reverse
 
 from game import services
@@ -19,24 +18,13 @@ from game.engine import registry
 from game.engine.king import GAME
 from game.models import Match, MatchAction
 from lobby.models import Table
+from tests.clients import client_for, page_strings
 
 pytestmark = pytest.mark.django_db
 
 
-def client_for(user, language: str = "tr") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
-
-
-def page_strings(response) -> dict:
-    found = re.search(
-        r'<script id="kg-strings" type="application/json">(.*?)</script>',
-        response.content.decode(),
-        re.S,
-    )
-    assert found, "King's table strings are missing"
-    return json.loads(found.group(1))
+def king_strings(response) -> dict:
+    return page_strings(response, "kg-strings")
 
 
 def king_match(players, length=4, rated=False) -> Match:
@@ -109,7 +97,7 @@ def test_the_match_page_is_kings_card_table_in_turkish(players):
     assert "js/king/table.js" in html and "css/king/table.css" in html
     assert 'id="kx-config"' in html  # trial / rematch / free seats: table-extras.js
     assert "Son el" in html and "Puan tablosu" in html and "4 renk" in html
-    strings = page_strings(response)
+    strings = king_strings(response)
     assert strings["contracts"]["kiz_almaz"] == "Kız almaz"
     assert strings["contracts"]["koz"] == "Koz"
     # G-Q2's reasons, speaking to the player as "sen"
@@ -128,7 +116,7 @@ def test_the_match_page_is_kings_card_table_in_turkish(players):
 def test_the_table_speaks_english_when_asked(players):
     match = king_match(players)
     response = client_for(players[0], "en").get(reverse("game:match", args=[match.pk]))
-    strings = page_strings(response)
+    strings = king_strings(response)
     assert strings["contracts"]["kiz_almaz"] == "No queens"
     assert strings["reasons"]["contract_used_up"] == "Played twice"
     assert "Last trick" in response.content.decode()
