@@ -5,6 +5,7 @@ its page shows the score table by contract (G-Q3) from the match's stored record
 from __future__ import annotations
 
 from game.engine import registry
+from game.fairness import verify_url
 from game.models import Match
 from lobby.history import seat_name
 
@@ -12,8 +13,8 @@ SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def king_record(match: Match) -> dict:
-    """One row per recorded hand: number, chooser, contract, trump, the four hand scores
-    and the running totals."""
+    """One row per recorded hand: number, chooser, contract, trump, the four hand scores,
+    the running totals and the link that checks the hand's deal (P-2)."""
     names = [seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
     rows = []
     if match.state:
@@ -28,5 +29,7 @@ def king_record(match: Match) -> dict:
                 "trump": SUIT_SYMBOL.get(r["trump"] or "", ""),
                 "scores": list(r["scores"]),
                 "running": list(running),
+                # G-V2: the deal kept with P-2's check (hands stored before it have none)
+                "verify": verify_url(r["fair"]) if r.get("fair") else "",
             })  # fmt: skip
     return {"names": names, "rows": rows, "length": (match.options or {}).get("length")}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from html import unescape as html_unescape
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -16,6 +17,7 @@ from django.urls import reverse
 from game import services
 from game.engine import registry
 from game.engine.king import GAME
+from game.fairness import verify_url
 from game.models import Match, MatchAction
 from lobby.models import Table
 from tests.clients import client_for, page_strings
@@ -159,6 +161,9 @@ def test_a_king_match_record_shows_the_score_table_by_contract(players):
         assert names[r["contract"]] in row
         cells = re.findall(r'<td class="num score">(-?\d+)</td>', row)
         assert [int(c) for c in cells] == r["scores"]
+        # G-V2: the deal is kept in the record with P-2's check
+        link = re.search(r'<a class="king-verify" href="([^"]+)"', row).group(1)
+        assert html_unescape(link) == verify_url(r["fair"]) and r["fair"]["commitment"] in link
     foot = re.search(r"<tfoot>(.*?)</tfoot>", html, re.S).group(1)
     assert [int(v) for v in re.findall(r'<td class="num">(-?\d+)</td>', foot)] == st.totals
     # Maçlarım lists it (a rated match)
