@@ -5,6 +5,7 @@ its page shows the score table by contract (G-Q3) from the match's stored record
 from __future__ import annotations
 
 from game.engine import registry
+from game.engine.king.match import recorded_check
 from game.fairness import verify_url
 from game.models import Match
 from lobby.history import seat_name
@@ -22,6 +23,7 @@ def king_record(match: Match) -> dict:
         running = [0] * len(names)
         for r in state.results:
             running = [t + s for t, s in zip(running, r["scores"])]
+            check = recorded_check(r)  # G-V2: the deal kept with P-2's check
             rows.append({
                 "hand_no": r["hand_no"],
                 "chooser": names[r["chooser"]],
@@ -29,7 +31,6 @@ def king_record(match: Match) -> dict:
                 "trump": SUIT_SYMBOL.get(r["trump"] or "", ""),
                 "scores": list(r["scores"]),
                 "running": list(running),
-                # G-V2: the deal kept with P-2's check (hands stored before it have none)
-                "verify": verify_url(r["fair"]) if r.get("fair") else "",
+                "verify": verify_url(check) if check else "",
             })  # fmt: skip
     return {"names": names, "rows": rows, "length": (match.options or {}).get("length")}

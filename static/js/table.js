@@ -11,7 +11,6 @@
 import { CELLS, ROW, esc, fmt, tileHTML as okeyTileHTML } from "./okey/tiles.js";
 import { openMatchSocket } from "./match-socket.js";
 import { verifyLink } from "./fair.js";
-import { finalTable, scoreTable } from "./okey/table-kit.js";
 import { tableKit } from "./okey/table-kit.js";
 
 const root = document.getElementById("kt");
@@ -44,7 +43,7 @@ const S = {
 
 const net = { queue: [], inflight: null, waitSnapshot: false }; // the moves (the socket itself: ./match-socket.js)
 // the shared parts of the tile tables (./okey/table-kit.js)
-const { $, $$, serverNow, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey } = tableKit({
+const { $, $$, serverNow, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, scoreTable, finalTable, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(), requestSync: (minGap) => sock.requestSync(minGap),
 });
 
@@ -569,19 +568,13 @@ function renderOverlay() {
     const names = m.winners.map(seatName).join(", ");
     sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong>${esc(T.lowest_wins)}`;
     const hands = m.results.map((r) => ({ head: { text: fmt(T.hand_no, { n: r.hand_no }), title: T.task_texts[String(r.task_no)] || "" }, scores: r.scores }));
-    scores.innerHTML = finalTable({ T, seatName, me: S.me, order: seatOrder(), winners: m.winners, hands, totals: m.totals });
+    scores.innerHTML = finalTable({ order: seatOrder(), winners: m.winners, hands, totals: m.totals });
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
     return;
   }
   if (m.status === "abandoned" || m.status === "aborted") {
-    overlay.hidden = false;
-    overlay.dataset.kind = "closed";
-    title.textContent = T.closed;
-    sub.textContent = "";
-    scores.innerHTML = "";
-    $(".kt-countdown").textContent = "";
-    finalActions.hidden = false;
+    showClosed();
     return;
   }
   if ((m.status === "between" || (h && h.over)) && last) {
@@ -594,7 +587,7 @@ function renderOverlay() {
       const line = last.lines[s] || {};
       return [line.finish, line.not_opened, line.tiles, line.okeys, line.penalties].map(scoreCell).join("") + `<td class="kt-sum">${last.scores[s]}</td><td class="kt-sum">${m.totals[s]}</td>`;
     };
-    const table = scoreTable({ T, seatName, me: S.me, order: seatOrder(), heads: cols.map((c) => T[c]), cells, winner: (s) => last.finisher === s });
+    const table = scoreTable({ order: seatOrder(), heads: cols.map((c) => T[c]), cells, winner: (s) => last.finisher === s });
     scores.innerHTML = table + verifyLink(T, h && h.over && h.fair);
     finalActions.hidden = true;
     return;

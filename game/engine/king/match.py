@@ -85,10 +85,11 @@ def deal(rng: random.Random) -> list[list[int]]:
     return [sorted(deck[13 * s : 13 * s + 13]) for s in range(4)]
 
 
-def deal_order(hands: list[list[int]]) -> list[str]:
-    """The order P-2's commitment covers: each seat's 13 cards in seat order, each in the
-    order of G-C3 (the deal is which cards each seat got; a King hand has no deck)."""
-    return [name(c) for h in hands for c in sorted(h)]
+def deal_order(dealt: list[list[str]]) -> list[str]:
+    """The order P-2's commitment covers: each seat's 13 cards by name (G-C3 order, as
+    ``names`` gives them), in seat order — the deal is which cards each seat got; a King
+    hand has no deck."""
+    return [c for cards in dealt for c in cards]
 
 
 def commit(hand: HandState, rng: random.Random) -> None:
@@ -96,7 +97,15 @@ def commit(hand: HandState, rng: random.Random) -> None:
     from the start; the salt and the order are shown once the hand is over, so anyone
     can check the deal was fixed before the first card (``SECURITY.md``)."""
     salt = f"{rng.getrandbits(128):032x}"
-    hand.fair = {"salt": salt, "commitment": commitment(deal_order(hand.deal), salt)}
+    order = deal_order([names(h) for h in hand.deal])
+    hand.fair = {"salt": salt, "commitment": commitment(order, salt)}
+
+
+def recorded_check(result: dict) -> dict | None:
+    """A recorded hand's P-2 check, its order rebuilt from the recorded deal (G-V2: kept
+    in the match history); None for a hand recorded before deals were committed."""
+    fair = result.get("fair")
+    return {**fair, "order": deal_order(result["deal"])} if fair else None
 
 
 def new_match(length: int, rng: random.Random, take_back: bool = False) -> MatchState:
@@ -125,8 +134,8 @@ def record_hand(match: MatchState) -> dict:
         ],  # fmt: skip
         "deal": [names(h) for h in hand.deal],  # G-V2: revealed after the hand
     }
-    if hand.fair:  # G-V2: with P-2's check, kept in the match history
-        result["fair"] = {**hand.fair, "order": deal_order(hand.deal)}
+    if hand.fair:  # G-V2: with P-2's check, kept in the match history (recorded_check)
+        result["fair"] = dict(hand.fair)
     match.results.append(result)
     match.totals = [t + s for t, s in zip(match.totals, hand.scores)]
     if match.hand_no >= match.length:

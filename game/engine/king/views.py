@@ -166,13 +166,14 @@ def view_for(match: MatchState, seat: int | None) -> dict:
     }
     if hand.trick and playing:
         view["played"] = names([*(c for _, cs, _ in hand.tricks for c in cs), *hand.trick])
+    dealt = [names(h) for h in hand.deal] if over else None
     if hand.fair:  # P-2: the commitment from the deal on; its salt and order once over
         view["fair"] = {"commitment": hand.fair["commitment"]}
         if over:
-            view["fair"].update(salt=hand.fair["salt"], order=deal_order(hand.deal))
+            view["fair"].update(salt=hand.fair["salt"], order=deal_order(dealt))
     if over:  # G-V2, G-V4: the deal and every trick, once the hand is over
         view["summary"] = {
-            "deal": [names(h) for h in hand.deal],
+            "deal": dealt,
             "tricks": [_trick(ld, cs, w) for ld, cs, w in hand.tricks],
             "scores": list(hand.scores),
             "early": len(hand.tricks) < 13,

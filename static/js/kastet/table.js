@@ -15,7 +15,7 @@
 
 import { esc, fmt, localMove, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
 import { pairValues, readGroup } from "./groups.js";
-import { finalTable, scoreTable, tableKit } from "../okey/table-kit.js";
+import { tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("ks-strings").textContent);
@@ -31,7 +31,7 @@ const board = root.querySelector(".kt-board");
 const S = { version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, drag: null, deferred: false, draft: null, passAfter: false, deckDragEnd: 0 };
 const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
 // the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
-const { $, $$, playing, seatName, presence, setStatus, toast, pointerDrag, tick: clockTick, openSocket } = tableKit({
+const { $, $$, playing, seatName, presence, setStatus, toast, pointerDrag, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(),
 });
 const tick = () => clockTick("ks");
@@ -503,35 +503,25 @@ function renderOverlay() {
     overlay.dataset.kind = "final";
     title.textContent = T.match_over;
     const names = (m.winners || []).map(seatName).join(", ");
-    let teams = "";
-    if (hm.team_totals) teams = ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: hm.team_totals[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: hm.team_totals[1] })}`;
-    sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teams)}`;
+    sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teamsLine(hm.team_totals))}`;
     const hands = (hm.hand_scores || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: hm.hands }), scores: row }));
-    scores.innerHTML = finalTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals: tot, cls: "ks-final-table" });
+    scores.innerHTML = finalTable({ order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals: tot, cls: "ks-final-table" });
     reveal.innerHTML = revealHTML(h);
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
     return;
   }
   if (m.status === "abandoned" || m.status === "aborted") {
-    overlay.hidden = false;
-    overlay.dataset.kind = "closed";
-    title.textContent = T.closed;
-    sub.textContent = "";
-    scores.innerHTML = "";
-    reveal.innerHTML = "";
-    finalActions.hidden = false;
+    showClosed(".ks-reveal");
     return;
   }
   if (h.over) {
     overlay.hidden = false;
     overlay.dataset.kind = h.blocked ? "blocked" : "hand";
     title.textContent = fmt(T.hand_over, { n: h.hand_no });
-    let teams = "";
-    if (h.team_scores) teams = ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: h.team_scores[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: h.team_scores[1] })}`; // S-S5
-    sub.textContent = (h.blocked ? T.blocked : fmt(T.finished_by, { name: seatName(h.finisher) })) + teams;
+    sub.textContent = (h.blocked ? T.blocked : fmt(T.finished_by, { name: seatName(h.finisher) })) + teamsLine(h.team_scores); // S-S5
     const cells = (s) => `<td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${tot[s]}</td>`;
-    scores.innerHTML = scoreTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), heads: [T.col_hand, T.col_total], cells, winner: (s) => h.finisher === s });
+    scores.innerHTML = scoreTable({ order: [0, 1, 2, 3].map(seatAt), heads: [T.col_hand, T.col_total], cells, winner: (s) => h.finisher === s });
     reveal.innerHTML = revealHTML(h);
     finalActions.hidden = true;
     return;

@@ -13,7 +13,7 @@
 
 import { ROW, esc, fmt, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
 import { verifyLink } from "../fair.js";
-import { finalTable, scoreTable, tableKit } from "../okey/table-kit.js";
+import { tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kv-strings").textContent);
@@ -27,7 +27,7 @@ const board = root.querySelector(".kt-board");
 const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
 const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
 // the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
-const { $, playing, seatName, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket } = tableKit({
+const { $, playing, seatName, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(),
 });
 const tick = () => clockTick("kv");
@@ -401,9 +401,7 @@ function renderOverlay() {
     overlay.dataset.kind = "final";
     title.textContent = T.match_over;
     const names = m.winners.map(seatName).join(", ");
-    let teams = "";
-    if (h.team_totals) teams = ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: h.team_totals[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: h.team_totals[1] })}`;
-    sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teams)}`;
+    sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teamsLine(h.team_totals))}`;
     const hands = (h.history || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: h.hands }), scores: row }));
     let foot = "";
     if (partnersOn()) {
@@ -413,20 +411,14 @@ function renderOverlay() {
         foot += `<td class="kt-sum">${h.team_totals[t]}</td></tr>`;
       }
     }
-    scores.innerHTML = finalTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals, cls: "kv-final-table", foot });
+    scores.innerHTML = finalTable({ order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals, cls: "kv-final-table", foot });
     reveal.innerHTML = revealHTML(h);
     $(".kt-countdown").textContent = "";
     finalActions.hidden = false;
     return;
   }
   if (m.status === "abandoned" || m.status === "aborted") {
-    overlay.hidden = false;
-    overlay.dataset.kind = "closed";
-    title.textContent = T.closed;
-    sub.textContent = "";
-    scores.innerHTML = "";
-    reveal.innerHTML = "";
-    finalActions.hidden = false;
+    showClosed(".kv-reveal");
     return;
   }
   if (h.over) {
@@ -448,7 +440,7 @@ function renderOverlay() {
         }
       }
       const heads = [T.col_points, T.col_bonus, T.col_hand, T.col_total];
-      scores.innerHTML = scoreTable({ T, seatName, me: S.me, order: [0, 1, 2, 3].map(seatAt), heads, cells, winner: (s) => h.finisher === s, foot });
+      scores.innerHTML = scoreTable({ order: [0, 1, 2, 3].map(seatAt), heads, cells, winner: (s) => h.finisher === s, foot });
     }
     reveal.innerHTML = revealHTML(h) + verifyLink(T, h.fair);
     finalActions.hidden = true;

@@ -1,8 +1,8 @@
 // What the three tile tables (KÜT: ../table.js, KDVli: ../kdvli/table.js, Kastet:
 // ../kastet/table.js) share beyond the tiles themselves (./tiles.js): seat names and
 // presence labels, the status line, toasts, drag and drop, and — for the tables with
-// one clock box (KDVli, Kastet) — the clock tick with its watchdog; and, for all three, the
-// overlays' score tables (`scoreTable`, `finalTable`, below the kit).  Each table keeps its
+// one clock box (KDVli, Kastet) — the clock tick with its watchdog; and the overlays' score
+// tables, partnership line and closed-table state.  Each table keeps its
 // own state object S = {match, hand, me, offset, lastFrameAt, drag, deferred, …} and
 // strings T; this module works on them, it holds no state of its own.
 
@@ -316,34 +316,51 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
     else if (botToMove && idle > 3000) sync();
   }
 
-  return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket };
-}
+  // --- the overlays (end of a hand, end of the match, a closed table) ---------------------
 
-// --- the overlays (end of a hand, end of the match): shared by all three tile tables ---------
-
-// A score table: a row per seat of `order` (the viewer's order), the player's name first
-// (a crown before a winner's when `crown`), then `cells(s)`, the row's cells as HTML;
-// `heads`: the other columns' headings (a text, or {text, title}); `foot`: <tfoot> rows.
-// `T.col_player` heads the names; `me` is the viewer's seat.
-export function scoreTable({ T, seatName, me, order, heads, cells, winner = () => false, crown = false, cls = "", foot = "" }) {
-  const th = (h) => (typeof h === "string" ? `<th scope="col">${esc(h)}</th>` : `<th scope="col" title="${esc(h.title)}">${esc(h.text)}</th>`);
-  let body = "";
-  for (const s of order) {
-    const win = winner(s);
-    const star = win && crown ? '<span class="kt-crown" aria-hidden="true">★</span>' : "";
-    body += `<tr class="${win ? "is-winner" : ""}${s === me ? " is-me" : ""}"><th scope="row">${star}${esc(seatName(s))}</th>${cells(s)}</tr>`;
+  // A score table: a row per seat of `order` (the viewer's order), the player's name first
+  // (a crown before a winner's when `crown`), then `cells(s)`, the row's cells as HTML;
+  // `heads`: the other columns' headings (a text, or {text, title}); `foot`: <tfoot> rows.
+  function scoreTable({ order, heads, cells, winner = () => false, crown = false, cls = "", foot = "" }) {
+    const th = (h) => (typeof h === "string" ? `<th scope="col">${esc(h)}</th>` : `<th scope="col" title="${esc(h.title)}">${esc(h.text)}</th>`);
+    let body = "";
+    for (const s of order) {
+      const win = winner(s);
+      const star = win && crown ? '<span class="kt-crown" aria-hidden="true">★</span>' : "";
+      body += `<tr class="${win ? "is-winner" : ""}${s === S.me ? " is-me" : ""}"><th scope="row">${star}${esc(seatName(s))}</th>${cells(s)}</tr>`;
+    }
+    const head = `<tr><th scope="col">${esc(T.col_player)}</th>${heads.map(th).join("")}</tr>`;
+    return `<table class="kt-score-table${cls ? ` ${cls}` : ""}"><thead>${head}</thead><tbody>${body}</tbody>${foot ? `<tfoot>${foot}</tfoot>` : ""}</table>`;
   }
-  const head = `<tr><th scope="col">${esc(T.col_player)}</th>${heads.map(th).join("")}</tr>`;
-  return `<table class="kt-score-table${cls ? ` ${cls}` : ""}"><thead>${head}</thead><tbody>${body}</tbody>${foot ? `<tfoot>${foot}</tfoot>` : ""}</table>`;
-}
 
-// The match's final table: a column per hand (`hands`: [{head, scores}]), then the totals;
-// the winners crowned.
-export function finalTable({ T, seatName, me, order, winners, hands, totals, cls = "", foot = "" }) {
-  return scoreTable({
-    T, seatName, me, order, cls, foot, crown: true,
-    winner: (s) => winners.includes(s),
-    heads: [...hands.map((h) => h.head), T.col_total],
-    cells: (s) => hands.map((h) => `<td>${h.scores[s]}</td>`).join("") + `<td class="kt-sum">${totals[s]}</td>`,
-  });
+  // The match's final table: a column per hand (`hands`: [{head, scores}]), then the
+  // totals; the winners crowned.
+  function finalTable({ order, winners, hands, totals, cls = "", foot = "" }) {
+    return scoreTable({
+      order, cls, foot, crown: true,
+      winner: (s) => winners.includes(s),
+      heads: [...hands.map((h) => h.head), T.col_total],
+      cells: (s) => hands.map((h) => `<td>${h.scores[s]}</td>`).join("") + `<td class="kt-sum">${totals[s]}</td>`,
+    });
+  }
+
+  // The two partnerships' scores after the subtitle (P-8: seats 0 and 2 against 1 and 3),
+  // or nothing at a table of individuals (`pair` null).
+  function teamsLine(pair) {
+    if (!pair) return "";
+    return ` ${fmt(T.team, { a: seatName(0), b: seatName(2), n: pair[0] })} · ${fmt(T.team, { a: seatName(1), b: seatName(3), n: pair[1] })}`;
+  }
+
+  // A closed table (abandoned or aborted): the overlay says so, emptied (`also`: the
+  // table's own boxes to empty), and only the way back to the lobby stays.
+  function showClosed(...also) {
+    const overlay = $(".kt-overlay");
+    overlay.hidden = false;
+    overlay.dataset.kind = "closed";
+    $("#kt-overlay-title").textContent = T.closed;
+    for (const sel of [".kt-overlay-sub", ".kt-scores", ".kt-countdown", ...also]) $(sel).textContent = "";
+    $(".kt-final-actions").hidden = false;
+  }
+
+  return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket, scoreTable, finalTable, teamsLine, showClosed };
 }

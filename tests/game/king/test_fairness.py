@@ -11,6 +11,7 @@ from django.test import Client
 
 from game.engine.king import GAME
 from game.engine.king.cards import NAMES
+from game.engine.king.match import recorded_check
 from game.engine.king.simulate import play_hand
 from game.fairness import verify_url
 
@@ -47,7 +48,7 @@ def test_revealed_to_every_seat_once_the_hand_is_over_and_kept_in_the_record():
             c for cards in GAME.view_for(st, seat)["summary"]["deal"] for c in cards
         ]
     GAME.start_next_hand(st, random.Random(3))
-    record = st.results[0]["fair"]
+    record = recorded_check(st.results[0])
     assert record["commitment"] == committed and _hash(record["salt"], record["order"]) == committed
     assert st.hand.fair["commitment"] != committed  # every hand its own
     assert st.hand.fair["salt"] not in str(GAME.view_for(st, 0))

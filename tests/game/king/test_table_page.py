@@ -17,6 +17,7 @@ from django.urls import reverse
 from game import services
 from game.engine import registry
 from game.engine.king import GAME
+from game.engine.king.match import recorded_check
 from game.fairness import verify_url
 from game.models import Match, MatchAction
 from lobby.models import Table
@@ -163,7 +164,8 @@ def test_a_king_match_record_shows_the_score_table_by_contract(players):
         assert [int(c) for c in cells] == r["scores"]
         # G-V2: the deal is kept in the record with P-2's check
         link = re.search(r'<a class="king-verify" href="([^"]+)"', row).group(1)
-        assert html_unescape(link) == verify_url(r["fair"]) and r["fair"]["commitment"] in link
+        assert html_unescape(link) == verify_url(recorded_check(r))
+        assert r["fair"]["commitment"] in link
     foot = re.search(r"<tfoot>(.*?)</tfoot>", html, re.S).group(1)
     assert [int(v) for v in re.findall(r'<td class="num">(-?\d+)</td>', foot)] == st.totals
     # Maçlarım lists it (a rated match)
