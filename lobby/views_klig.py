@@ -38,17 +38,28 @@ class CardGame:
     rewards: list = field(default_factory=list)
 
 
+def _with_my_seat(matches, user):
+    """(match, its seats in seat order, the user's seat) for each match the user sits at
+    (the matches' seats prefetched with their users)."""
+    for match in matches:
+        seats = sorted(match.seats.all(), key=lambda s: s.seat)
+        mine = next((s.seat for s in seats if s.user_id == user.pk), None)
+        if mine is not None:
+            yield match, seats, mine
+
+
+def _opponents(seats, mine: int) -> list[str]:
+    """The other seats' player names, in seat order ("" for the AI)."""
+    return [str(s.user) if s.user_id and not s.bot_level else "" for s in seats if s.seat != mine]
+
+
 def _games(user) -> list[CardGame]:
     spec = registry.get(GAME)
     matches = (Match.objects.filter(game=GAME, status=Match.Status.FINISHED, seats__user=user)
                .distinct().prefetch_related("seats__user").order_by("-finished_at", "-pk"))  # fmt: skip
     entries = {e.match_id: e for e in KligEntry.objects.filter(user=user)}
     out = []
-    for match in matches:
-        seats = sorted(match.seats.all(), key=lambda s: s.seat)
-        mine = next((s.seat for s in seats if s.user_id == user.pk), None)
-        if mine is None:
-            continue
+    for match, seats, mine in _with_my_seat(matches, user):
         st = spec.from_dict(match.state)
         result = spec.match_result(st)
         ranks = (result.detail or {}).get("ranks") or result.places
@@ -57,7 +68,7 @@ def _games(user) -> list[CardGame]:
         entry = entries.get(match.pk)
         out.append(CardGame(
             match_id=match.pk, date=match.finished_at, players=len(seats),
-            opponents=[str(s.user) if s.user_id and not s.bot_level else "" for s in others],
+            opponents=_opponents(seats, mine),
             vs_ai=any(s.bot_level for s in others),
             scores=[result.totals[mine]] + [result.totals[s.seat] for s in others],
             score=result.totals[mine], place=None if forfeited else ranks[mine],
@@ -84,16 +95,10 @@ def _running(user) -> list[RunningGame]:
                                     seats__left=False)
                .distinct().prefetch_related("seats__user").order_by("deadline", "pk"))  # fmt: skip
     out = []
-    for match in matches:
-        seats = sorted(match.seats.all(), key=lambda s: s.seat)
-        mine = next((s.seat for s in seats if s.user_id == user.pk), None)
-        if mine is None:
-            continue
+    for match, seats, mine in _with_my_seat(matches, user):
         st = spec.from_dict(match.state)
         out.append(RunningGame(
-            match_id=match.pk,
-            opponents=[str(s.user) if s.user_id and not s.bot_level else "" for s in seats
-                       if s.seat != mine],
+            match_id=match.pk, opponents=_opponents(seats, mine),
             my_turn=mine in spec.to_act(st), deadline=match.deadline,
         ))  # fmt: skip
     return out

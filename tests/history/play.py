@@ -39,3 +39,29 @@ def play_out(match_id: int, *, seed: int = 0, max_steps: int = 20000) -> Match:
         else:
             human_move(match, rng)
     raise AssertionError(f"match {match_id} did not end")
+
+
+def play_as_humans(match: Match, *, level: str = "easy", rng: random.Random | None = None,
+                   until=None, max_steps: int = 3000, choose=None) -> Match:  # fmt: skip
+    """Any registry game: play ``match`` until ``until(match)`` (by default: finished),
+    every move sent through ``match_apply_action`` as a player's socket would send it —
+    the ``level`` bot's choice from the seat's own view, or ``choose(state, seat)``; the
+    next hand is dealt at once."""
+    from game.engine import registry
+
+    spec = registry.get(match.game)
+    rng = rng or random.Random(7)
+    for _ in range(max_steps):
+        match.refresh_from_db()
+        if until(match) if until else match.status == Match.Status.FINISHED:
+            return match
+        if match.status == Match.Status.BETWEEN:
+            services.match_next_hand(match.pk, match.version, force=True)
+            continue
+        st = spec.from_dict(match.state)
+        (seat,) = spec.to_act(st)
+        action = (
+            choose(st, seat) if choose else spec.bot_choose(spec.view_for(st, seat), level, rng)
+        )
+        services.match_apply_action(match.pk, seat, action, match.version)
+    raise AssertionError(f"match {match.pk} did not end")

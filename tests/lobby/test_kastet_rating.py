@@ -13,27 +13,15 @@ import pytest
 from game import services
 from game.engine.kastet import GAME as KASTET
 from game.engine.kastet.rating import START_RATING
-from game.models import Match, MatchAction
+from game.models import Match
 from lobby.models import Ranking, RankingResult
+from tests.history.play import play_as_humans
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the finish and leave hooks run after commit
 
 
 def play_out(match: Match, level: str = "easy") -> Match:
-    rng = random.Random(5)
-    for _ in range(5000):
-        match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, force=True)
-            continue
-        st = KASTET.from_dict(match.state)
-        (seat,) = KASTET.to_act(st)
-        action = KASTET.bot_choose(KASTET.view_for(st, seat), level, rng)
-        services.match_apply_action(match.pk, seat, action, match.version,
-                                    actor=MatchAction.Actor.HUMAN)  # fmt: skip
-    raise AssertionError("the match did not end")
+    return play_as_humans(match, level=level, rng=random.Random(5), max_steps=5000)
 
 
 def test_s_p2_to_s_p4_a_rated_match_writes_kastets_own_points(players):

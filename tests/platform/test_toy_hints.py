@@ -20,6 +20,7 @@ from lobby.forms import TableForm
 from lobby.games import game_card
 from lobby.models import Ranking, RankingResult, Table
 from lobby.services import LobbyError
+from tests.history.play import play_as_humans
 
 
 @pytest.fixture(autouse=True)
@@ -33,15 +34,7 @@ def hinted_toy(monkeypatch):
 
 
 def _play_out(match):
-    while True:
-        match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, match.version, force=True)
-            continue
-        seat = match.state["hand"]["turn"]
-        services.match_apply_action(match.pk, seat, {"type": "add", "n": 3}, match.version)
+    return play_as_humans(match, choose=lambda state, seat: {"type": "add", "n": 3})
 
 
 @pytest.mark.django_db

@@ -10,6 +10,7 @@ from game import services
 from game.engine import registry
 from game.models import Match
 from lobby.models import Ranking, RankingResult
+from tests.history.play import play_as_humans
 
 
 @pytest.fixture(autouse=True)
@@ -22,15 +23,7 @@ def rated_toy(monkeypatch):
 
 
 def _play_out(match):
-    while True:
-        match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, match.version, force=True)
-            continue
-        seat = match.state["hand"]["turn"]
-        services.match_apply_action(match.pk, seat, {"type": "add", "n": 3}, match.version)
+    return play_as_humans(match, choose=lambda state, seat: {"type": "add", "n": 3})
 
 
 @pytest.mark.django_db(transaction=True)  # the finish and leave hooks run after commit

@@ -14,6 +14,7 @@
 // Every word shown comes from #kk-strings.
 
 import { openMatchSocket } from "../match-socket.js";
+import { toaster } from "../toast.js";
 
 const root = document.getElementById("kk");
 const T = JSON.parse(document.getElementById("kk-strings").textContent);
@@ -25,6 +26,7 @@ const JOKER = "*";
 
 const $ = (sel, el = root) => el.querySelector(sel);
 const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
+const toast = toaster(root, "kk");
 
 const S = { version: -1, match: null, hand: null, me: null };
 // The player's own table: the rack's order (Karıştır, W-T6), the tentative tiles, the
@@ -48,15 +50,6 @@ function lowerTr(letter) {
 
 function upperTr(letter) {
   return letter.toLocaleUpperCase("tr-TR");
-}
-
-function toast(text, kind = "info") {
-  const box = $(".kk-toasts");
-  const el = document.createElement("p");
-  el.className = `kk-toast kk-toast-${kind}`;
-  el.textContent = text;
-  box.append(el);
-  setTimeout(() => el.remove(), 4000);
 }
 
 function setStatus(text) {

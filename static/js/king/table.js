@@ -10,6 +10,7 @@
 
 import { openMatchSocket } from "../match-socket.js";
 import { verifyLink } from "../fair.js";
+import { toaster } from "../toast.js";
 
 const root = document.getElementById("kg");
 const T = JSON.parse(document.getElementById("kg-strings").textContent);
@@ -23,6 +24,7 @@ const matchId = Number(root.dataset.match);
 const board = root.querySelector(".kg-board");
 const $ = (sel, el = root) => el.querySelector(sel);
 const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
+const toast = toaster(root, "kg");
 
 const S = { version: -1, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, focus: 0, trickKey: "" };
 const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
@@ -71,15 +73,6 @@ function cardHtml(card, extra = "") {
   return `<span class="kg-card suit-${suit} ${extra}" data-card="${card}" role="img" aria-label="${esc(cardLabel(card))}">` +
     `<span class="kg-rank" aria-hidden="true">${rank}</span><span class="kg-suit" aria-hidden="true">${SUIT_SYMBOL[suit]}</span>` +
     `<span class="kg-pip" aria-hidden="true">${SUIT_SYMBOL[suit]}</span></span>`;
-}
-
-function toast(text, kind = "info") {
-  const box = $(".kg-toasts");
-  const el = document.createElement("p");
-  el.className = `kg-toast kg-toast-${kind}`;
-  el.textContent = text;
-  box.append(el);
-  setTimeout(() => el.remove(), 4000);
 }
 
 function setStatus(text) {

@@ -17,9 +17,10 @@ from django.urls import reverse
 
 from game import services
 from game.engine.kastet import GAME as KASTET
-from game.models import HandResult, Match, MatchAction
+from game.models import HandResult, Match
 from lobby import history
 from tests.clients import client_for
+from tests.history.play import play_as_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -31,20 +32,7 @@ SNAPSHOT_KEYS = {
 
 
 def play_out(match: Match) -> Match:
-    rng = random.Random(7)
-    for _ in range(3000):
-        match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, force=True)
-            continue
-        st = KASTET.from_dict(match.state)
-        (seat,) = KASTET.to_act(st)
-        action = KASTET.bot_choose(KASTET.view_for(st, seat), "hard", rng)
-        services.match_apply_action(match.pk, seat, action, match.version,
-                                    actor=MatchAction.Actor.HUMAN)  # fmt: skip
-    raise AssertionError("the match did not end")
+    return play_as_humans(match, level="hard", rng=random.Random(7), max_steps=3000)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from game import services
 from game.engine import registry
 from game.models import Match
 from lobby.models import Ranking, RankingResult
+from tests.history.play import play_as_humans
 
 GAME = registry.get("kdvli")
 pytestmark = pytest.mark.django_db(transaction=True)  # the rating hooks run after commit
@@ -21,19 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the rating hooks run aft
 def _play_out(match: Match, rng: random.Random) -> Match:
     """Every human seat plays as the hard bot would, from its own view (the bot seat
     moves inline, tests/game/conftest.py); void hands are dealt again (V-E2)."""
-    for _ in range(3000):
-        match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, match.version, force=True)
-            continue
-        st = GAME.from_dict(match.state)
-        seat = GAME.to_act(st)[0]
-        view = GAME.view_for(st, seat)
-        action = GAME.bot_choose(view, "hard", rng)
-        services.match_apply_action(match.pk, seat, action, match.version)
-    raise AssertionError("the match did not end")
+    return play_as_humans(match, level="hard", rng=rng)
 
 
 def test_leaving_costs_2n_at_once_and_the_seat_taker_never_loses(players):

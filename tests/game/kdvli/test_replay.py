@@ -15,9 +15,10 @@ from django.urls import reverse
 from accounts.models import User
 from game import services
 from game.engine.kdvli import GAME as KDVLI
-from game.models import HandResult, Match, MatchAction
+from game.models import HandResult, Match
 from lobby import history
 from tests.clients import client_for
+from tests.history.play import play_as_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -28,26 +29,9 @@ SNAPSHOT_KEYS = {
 }  # fmt: skip
 
 
-def step(match: Match, rng: random.Random) -> None:
-    """One move of the seat to act, by the hard bot, as a human would send it."""
-    if match.status == Match.Status.BETWEEN:
-        services.match_next_hand(match.pk, force=True)
-        return
-    st = KDVLI.from_dict(match.state)
-    (seat,) = KDVLI.to_act(st)
-    action = KDVLI.bot_choose(KDVLI.view_for(st, seat), "hard", rng)
-    services.match_apply_action(match.pk, seat, action, match.version,
-                                actor=MatchAction.Actor.HUMAN)  # fmt: skip
-
-
-def play_out(match: Match, until=lambda m: m.status == Match.Status.FINISHED) -> Match:
-    rng = random.Random(11)
-    for _ in range(3000):
-        match.refresh_from_db()
-        if until(match):
-            return match
-        step(match, rng)
-    raise AssertionError("the match did not end")
+def play_out(match: Match, until=None) -> Match:
+    """Every seat moves as the hard bot would, as a human would send it."""
+    return play_as_humans(match, level="hard", rng=random.Random(11), until=until)
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from game import services
-from game.engine.king import GAME
-from game.models import HandResult, Match, MatchAction
+from game.models import HandResult, Match
 from tests.clients import client_for
+from tests.history.play import play_as_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -24,22 +24,9 @@ SNAPSHOT_KEYS = {
 }  # fmt: skip
 
 
-def play_out(match: Match, until=lambda m: m.status == Match.Status.FINISHED) -> Match:
+def play_out(match: Match, until=None) -> Match:
     """Every seat plays the easy bot's move, as a human would send it (G-M6)."""
-    rng = random.Random(7)
-    for _ in range(400):
-        match.refresh_from_db()
-        if until(match):
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, force=True)
-            continue
-        st = GAME.from_dict(match.state)
-        (seat,) = GAME.to_act(st)
-        action = GAME.bot_choose(GAME.view_for(st, seat), "easy", rng)
-        services.match_apply_action(match.pk, seat, action, match.version,
-                                    actor=MatchAction.Actor.HUMAN)  # fmt: skip
-    raise AssertionError("the match did not end")
+    return play_as_humans(match, rng=random.Random(7), until=until, max_steps=400)
 
 
 def new_match(players, seed="king-replay") -> Match:

@@ -19,9 +19,10 @@ from game.engine import registry
 from game.engine.king import GAME
 from game.engine.king.match import recorded_check
 from game.fairness import verify_url
-from game.models import Match, MatchAction
+from game.models import Match
 from lobby.models import Table
 from tests.clients import client_for, page_strings
+from tests.history.play import play_as_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -39,20 +40,7 @@ def king_match(players, length=4, rated=False) -> Match:
 
 def play_out(match: Match) -> Match:
     """Every seat plays the easy bot's move until the match is over (G-M6)."""
-    rng = random.Random(7)
-    for _ in range(400):
-        match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            return match
-        if match.status == Match.Status.BETWEEN:
-            services.match_next_hand(match.pk, force=True)
-            continue
-        st = GAME.from_dict(match.state)
-        (seat,) = GAME.to_act(st)
-        action = GAME.bot_choose(GAME.view_for(st, seat), "easy", rng)
-        services.match_apply_action(match.pk, seat, action, match.version,
-                                    actor=MatchAction.Actor.HUMAN)  # fmt: skip
-    raise AssertionError("the match did not end")
+    return play_as_humans(match, rng=random.Random(7), max_steps=400)
 
 
 # --- the lobby -------------------------------------------------------------------------------
