@@ -117,16 +117,6 @@ def _layout_version(seats, seat: int | None) -> int:
     return 0
 
 
-def frame_texts(match, seats, st=None, watchers: bool = False, skip=()):
-    """The frame text of each seat, and the watchers' (None unless ``watchers``),
-    exactly as ``frame_text(match_frame(...))`` would give them, but with the public
-    part built and serialised once for all (the broadcast's hot path).  The seats in
-    ``skip`` get None (no socket can hold them: nothing is built)."""
-    parts = frame_parts(match, seats, st, watchers, skip)
-    texts = [None if p is None else changes.part_text(p) for p in parts]
-    return texts[:-1], texts[-1]
-
-
 def frame_parts(match, seats, st=None, watchers: bool = False, skip=(),
                 only: int | None = None) -> list:  # fmt: skip
     """The fan-out parts of a change: per seat, then the watchers (None unless

@@ -14,7 +14,7 @@ from game import broadcast, changes, services
 from game.engine import bots
 from game.engine.match import MatchState
 from game.engine.views import view_for
-from game.frames import frame_text, frame_texts, match_frame
+from game.frames import frame_parts, frame_text, match_frame
 from game.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,6 +28,16 @@ def _play(m: Match, moves: int, rng: random.Random) -> Match:
         services.match_apply_action(m.pk, hand.turn, action, m.version)
     m.refresh_from_db()
     return m
+
+
+def frame_texts(match, seats, watchers: bool = False):
+    """The texts a change sends: each seat's, then the watchers' (None unless
+    ``watchers``), joined from the broadcast's parts as each socket sends them."""
+    texts = [
+        None if p is None else changes.part_text(p)
+        for p in frame_parts(match, seats, watchers=watchers)
+    ]
+    return texts[:-1], texts[-1]
 
 
 def _without_clock(text: str) -> dict:
