@@ -167,13 +167,15 @@ if DATABASE_URL:
     # gets an error at once rather than a move applied long after
     # (tests/security/test_faults.py::test_database_unreachable_for_a_few_seconds).
     DB_POOL_TIMEOUT = env_float("DB_POOL_TIMEOUT", 2.0)
-    conn_max_age = env_int("DB_CONN_MAX_AGE", 0)
+    # Persistent connections leak under ASGI with or without the pool (issue 27: with
+    # DB_POOL=0 and DB_CONN_MAX_AGE=60, 34 connections after 50 pages): refused.
+    if env_int("DB_CONN_MAX_AGE", 0):
+        raise ImproperlyConfigured(
+            "DB_CONN_MAX_AGE must be 0: Django's persistent connections leak under ASGI "
+            "(each request runs in a thread of its own). Use the pool (DB_POOL=1, the "
+            "default) to reuse connections."
+        )
     if DB_POOL:
-        if conn_max_age:
-            raise ImproperlyConfigured(
-                "DB_CONN_MAX_AGE must be 0 with the connection pool (DB_POOL=1): the pool "
-                "keeps the connections; persistent ones leak under ASGI."
-            )
         if not 1 <= DB_POOL_MIN_SIZE <= DB_POOL_MAX_SIZE:
             raise ImproperlyConfigured("DB_POOL_MIN_SIZE must be 1..DB_POOL_MAX_SIZE.")
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -183,7 +185,7 @@ if DATABASE_URL:
             # a connection idle this long is closed (down to min_size)
             "max_idle": env_float("DB_POOL_MAX_IDLE", 300.0),
         }
-    DATABASES["default"]["CONN_MAX_AGE"] = conn_max_age
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     # game.rows prepares the move's few statements on each connection (PostgreSQL then
     # skips parsing and planning them).  Nothing else is prepared: Django's cursors
     # bind on the client, and the threshold is out of reach.  A pooled connection keeps

@@ -74,6 +74,20 @@ def test_postgresql_connections_come_from_a_pool_never_persistent_ones():
     assert "DB_CONN_MAX_AGE must be 0" in result.stderr
     off = settings_snapshot(DATABASE_URL=pg, DEBUG="1", DB_POOL="0")
     assert "pool" not in off["database_options"]
+    assert off["conn_max_age"] == 0
+
+
+def test_persistent_connections_are_refused_without_the_pool_too():
+    """Issue 27 item 10: ``DB_POOL=0`` with ``DB_CONN_MAX_AGE=60`` was accepted and leaked
+    (34 PostgreSQL connections after 50 pages under daphne): any nonzero age is refused
+    at start-up, pool or not."""
+    pg = "postgres://kut:pw@db.example:5432/kut"
+    for pool in ("0", "1"):
+        result = run_python("import django; django.setup()", DATABASE_URL=pg, DEBUG="1",
+                            DB_POOL=pool, DB_CONN_MAX_AGE="60")  # fmt: skip
+        assert result.returncode != 0, pool
+        assert "DB_CONN_MAX_AGE must be 0" in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr.splitlines()[-1]
 
 
 def test_secret_key_is_required_without_debug():
