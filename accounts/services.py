@@ -36,9 +36,10 @@ def client_ip(request: HttpRequest | None) -> str:
     without ``--proxy-headers``, straight on the network).  N > 0: the site runs behind N
     proxies, each appending the address it saw to ``X-Forwarded-For``: the client is the
     N-th entry from the right.  Everything left of it was sent by the client and is never
-    trusted (daphne's ``--proxy-headers`` takes the *leftmost* entry as ``REMOTE_ADDR``:
-    a client could pick its own address).  A request with fewer entries did not come
-    through the proxies: the socket's peer then."""
+    trusted (daphne's ``--proxy-headers`` would take the *leftmost* entry as
+    ``REMOTE_ADDR``, one the client picked: ``kut_site.peer`` keeps the socket's peer
+    there instead).  A request with fewer entries did not come through the proxies: the
+    socket's peer then."""
     if request is None:
         return "unknown"
     peer = request.META.get("REMOTE_ADDR") or "unknown"

@@ -51,8 +51,10 @@ def _tune_gc() -> None:
 
 _tune_gc()
 
-# Inside daphne: slow HTTP clients are cut off (kut_site.slowclients, issue 16).
-from kut_site import slowclients  # noqa: E402
+# Inside daphne: slow HTTP clients are cut off (kut_site.slowclients, issue 16), and
+# the client's address is the socket's peer whatever daphne's flags (kut_site.peer).
+from kut_site import peer, slowclients  # noqa: E402
 
 if slowclients.under_daphne():
     slowclients.install()
+    peer.install()

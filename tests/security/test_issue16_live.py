@@ -449,6 +449,34 @@ def test_rotating_forwarded_addresses_do_not_escape_the_login_throttle(site, pla
     assert _login_attempts(site, owner) == [302]
 
 
+def test_daphne_proxy_headers_without_trusted_proxies_do_not_rotate_the_throttle(
+    django_db_setup, tmp_path_factory
+):
+    """Issue 27 item 6: daphne with ``--proxy-headers`` and ``KUT_TRUSTED_PROXIES=0``
+    filled ``REMOTE_ADDR`` from the client's own leftmost X-Forwarded-For entry, so
+    rotating it escaped the per-address login throttle (the README only called this a
+    misconfiguration).  The site now keeps the socket's peer as the address whatever
+    daphne's flags (``kut_site.peer``): after 8 failures every further attempt is
+    refused, whatever the client writes in the header."""
+    tag = f"{TAG}-p0"
+    env = site_env(live_database_url())
+    env.update(
+        REDIS_URL=_REDIS_URL,
+        KUT_TRUSTED_PROXIES="0",
+        KUT_LOGIN_FAILURES_PER_IP="8",
+        KUT_LOGIN_FAILURES_PER_USERNAME="50",  # the address is what is tested
+        KUT_CACHE_PREFIX=tag,
+    )
+    d = Daphne("i27p", env, tmp_path_factory.mktemp("daphne-i27p"), extra_args=("--proxy-headers",))
+    d.start()
+    try:
+        wrong = [("yok", "yanlis", f"198.51.100.{i}") for i in range(12)]
+        codes = _login_attempts(d, wrong)
+    finally:
+        d.stop()
+    assert codes[:8] == [200] * 8 and codes[8:] == [429] * 4, codes
+
+
 # --- 8. slow HTTP clients ------------------------------------------------------------------------
 
 
