@@ -2,7 +2,7 @@
 
 When a hand starts every seat's view carries ``fair.commitment`` =
 SHA-256("kut-deal-v1|" + salt + "|" + the dealt order, faces joined by commas)
-(``game.engine.deal.commitment``); when the hand is over the view adds ``fair.salt`` and
+(``game.engine.fair.commitment``); when the hand is over the view adds ``fair.salt`` and
 ``fair.order``.  ``/verify/?commitment=…&salt=…&order=R7,K3,…`` recomputes the hash
 **in the browser** (``static/js/verify.js``, ``crypto.subtle.digest``), so nobody has
 to take the server's word for it: if it equals the commitment, the deal was fixed
@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from game.engine.tiles import NUM_TILES
+from games.okey.engine.tiles import NUM_TILES
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _SALT = re.compile(r"[0-9a-fA-F]{1,128}")
@@ -31,18 +31,18 @@ _SECRET = re.compile(r"#[0-9a-f]{1,32}")
 
 
 def _letter_order(tiles: list[str]) -> bool:
-    """Kelimeki's committed order (``game.engine.kelimeki.fair_order``): its 100 letter
+    """Kelimeki's committed order (``games.kelimeki.engine.fair_order``): its 100 letter
     tiles (``*`` a joker), then ``#`` + the exchanges' secret in hex."""
-    from game.engine.kelimeki.alphabet import COUNTS
+    from games.kelimeki.engine.alphabet import COUNTS
 
     return (len(tiles) == sum(COUNTS.values()) + 1 and _SECRET.fullmatch(tiles[-1]) is not None
             and all(t in COUNTS for t in tiles[:-1]))  # fmt: skip
 
 
 def _card_order(cards: list[str]) -> bool:
-    """King's committed deal (``game.engine.king.match.deal_order``): the 52 cards, each
+    """King's committed deal (``games.king.engine.match.deal_order``): the 52 cards, each
     seat's 13 in seat order (G-C2 notation, each card once)."""
-    from game.engine.king.cards import NAMES
+    from games.king.engine.cards import NAMES
 
     return len(cards) == len(NAMES) and set(cards) == set(NAMES)
 

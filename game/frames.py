@@ -1,7 +1,7 @@
 """What a client receives: one seat's view of the hand plus the public match facts.
 
 No frame ever holds another seat's tiles, the deck order or the seed (P-1; the views
-come from ``game.engine.views``, which decides what a seat may see).
+come from ``games.kut.engine.views``, which decides what a seat may see).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from game import changes, rematch, trial
 from game.engine import registry
-from game.engine.timing import WARNING_SECONDS
+from games.kut.engine.timing import WARNING_SECONDS
 
 
 def _name(user) -> str:

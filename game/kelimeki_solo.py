@@ -29,10 +29,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from game.engine.deal import SeededRNG, new_seed
 from game.engine.errors import ActionFormatError, RuleError
-from game.engine.kelimeki import GAME
+from game.engine.fair import SeededRNG, new_seed
 from game.kelimeki_table import kelimeki_strings
+from games.kelimeki.engine import GAME
 
 logger = logging.getLogger(__name__)
 

@@ -151,7 +151,7 @@ def klig_after(match, user) -> dict | None:
     """What a finished game did to ``user``'s k-lig, once recorded (``lobby.klig``): the
     game's points (W-L2…W-L4), the rank rewards it gave (W-L6), the total after it and
     the seal now (W-L7).  None while the game runs or before the hooks have run."""
-    from game.engine.kelimeki import klig
+    from games.kelimeki.engine import klig
     from lobby.klig import record_of
     from lobby.models import KligEntry
 

@@ -24,11 +24,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import portal, rows, trial
-from game.engine import bots, registry
-from game.engine.deal import SeededRNG, new_seed
+from game.engine import registry
 from game.engine.errors import EngineError
+from game.engine.fair import SeededRNG, new_seed
 from game.engine.protocol import InputError
 from game.models import HandResult, Match, MatchAction, MatchSeat
+from games.kut.engine import bots
 
 BOT_LEVELS = bots.LEVELS
 # action types only the server sends, for every game: a seat's time running out is the

@@ -1,6 +1,6 @@
 """The trial hand (*Deneme Eli*, K-X1): a scripted three-step practice against bots.
 
-One hand on a fixed deal (``game.engine.deal.hand_from_faces``), the player in seat 0
+One hand on a fixed deal (``games.kut.engine.deal.hand_from_faces``), the player in seat 0
 and three easy bots whose first moves are scripted, so that each step arises at the
 same moment in every trial:
 
@@ -31,12 +31,13 @@ import random
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from game.engine.deal import SeededRNG, hand_from_faces
 from game.engine.errors import RuleError
-from game.engine.match import MatchState
-from game.engine.tiles import face_name, face_of, parse_face
-from game.engine.views import can_claim
+from game.engine.fair import SeededRNG
 from game.messages import MESSAGES
+from games.kut.engine.deal import hand_from_faces
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import can_claim
+from games.okey.engine.tiles import face_name, face_of, parse_face
 
 TASKS = 12  # task 1 of the 12-task list is a küt of 3 (K-M3): it can take a fourth tile
 HUMAN = 0

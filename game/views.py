@@ -24,12 +24,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from game import portal, services
 from game.engine import registry
-from game.engine.tasks import KUT, PAIR, RUN, TASK_LISTS, is_finish, is_pairs
 from game.kelimeki_table import kelimeki_strings
 from game.king_table import king_strings
 from game.messages import MESSAGES
 from game.models import Match
 from game.tile_table_strings import tile_table_strings
+from games.kut.engine.tasks import TASK_LISTS, is_finish, is_pairs
+from games.okey.engine.groups import KUT, PAIR, RUN
 
 # --- the table ----------------------------------------------------------------------------
 

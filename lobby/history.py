@@ -31,12 +31,12 @@ from django.utils.translation import gettext as _
 
 from game import services
 from game.engine import registry
-from game.engine.actions import LAYOUT_TYPES
 from game.engine.errors import EngineError
 from game.engine.protocol import places_of
-from game.engine.tasks import TASK_LISTS
-from game.engine.tiles import face_name, face_of
 from game.models import HandResult, Match, MatchSeat
+from games.kut.engine.actions import LAYOUT_TYPES
+from games.kut.engine.tasks import TASK_LISTS
+from games.okey.engine.tiles import face_name, face_of
 from lobby.models import Ranking, RankingResult
 
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED)

@@ -5,9 +5,9 @@ its page shows the score table by contract (G-Q3) from the match's stored record
 from __future__ import annotations
 
 from game.engine import registry
-from game.engine.king.match import recorded_check
 from game.fairness import verify_url
 from game.models import Match
+from games.king.engine.match import recorded_check
 from lobby.history import seat_name
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}

@@ -21,8 +21,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from game.engine.kelimeki import klig
 from game.models import Match
+from games.kelimeki.engine import klig
 from lobby.models import KligEntry, KligRecord, Ranking, RankingResult
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from game.engine import registry
-from game.engine.kelimeki import klig as klig_rules
 from game.models import Match
+from games.kelimeki.engine import klig as klig_rules
 from lobby import klig
 from lobby.models import KligEntry
 

@@ -24,9 +24,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game.engine.solver import PLAY, solve  # noqa: E402
-from game.engine.tasks import FINISH, TASK_LISTS  # noqa: E402
-from game.engine.tiles import FAKE, face_name, face_of, okey_face  # noqa: E402
+from games.kut.engine.solver import PLAY, solve  # noqa: E402
+from games.kut.engine.tasks import FINISH, TASK_LISTS
+from games.okey.engine.tiles import FAKE, face_name, face_of, okey_face  # noqa: E402
 from tests.engine.solver_reference import (  # noqa: E402
     check_solution,
     exhaustive,

@@ -1,6 +1,6 @@
-"""The KÜT rules engine: pure Python, no Django (kut.md sections 1–11).
-
-Entry points: ``deal.new_hand`` / ``deal.hand_from_faces`` set a hand up,
-``transitions.apply`` plays an action, ``views.view_for`` shows one seat what it may
-see, ``match`` runs the hands of a match, ``replay`` is the scenario command.
-"""
+"""The platform's pure-Python side (no Django, no game): the Game protocol every game
+meets (``protocol``), the one list of games (``registry``), P-2's fair dealing (``fair``),
+the engines' typed errors (``errors``), the generic checks of command input
+(``scenario_input``), small statistics for benches (``stats``), and the documented
+commands ``replay``, ``solve`` and ``rating`` (``python -m game.engine.<command>``), which
+dispatch on the input's ``"game"`` to the game's own engine under ``games/<key>/engine``."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from .cli import main
+from game.engine.cli import main
 
 if __name__ == "__main__":
     sys.exit(main("rating"))

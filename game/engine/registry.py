@@ -1,46 +1,53 @@
 """The one list of games (house-style, "Many games, one platform").
 
-Adding a game is its package under ``game/engine/<key>/`` (exporting ``GAME``, see
-``protocol.py``), its templates and static files, and one line here.  Each entry also
-names the game's command functions: ``python -m game.engine.replay`` (and ``solve``,
-``rating``) dispatch on the input's ``"game"`` through ``command()``.
+Adding a game is its home under ``games/<key>/`` (its engine package exporting ``GAME``,
+see ``protocol.py``) and one line here.  Each entry also names the documented commands
+the game answers: ``python -m game.engine.replay`` (and ``solve``, ``rating``) dispatch on
+the input's ``"game"`` through ``command()`` to ``<engine>.<module>:<function>``
+(``COMMANDS``).
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .protocol import InputError
+from game.engine.protocol import InputError
+
+# each command's module and function inside a game's engine package (the convention)
+COMMANDS = {
+    "replay": "replay:run_scenario",
+    "solve": "solve:run_query",
+    "rating": "rating:run_query",
+}
 
 
 @dataclass(frozen=True)
 class GameEntry:
     key: str
-    package: str  # dotted path of the module exporting GAME
-    commands: dict[str, str] = field(default_factory=dict)  # command -> "module:function"
+    package: str  # dotted path of the game's engine package (it exports GAME)
+    commands: tuple[str, ...] = ("replay",)  # the documented commands it answers
 
-
-def _entry(key: str, *, commands: tuple[str, ...] = ("replay",)) -> GameEntry:
-    pkg = f"game.engine.{key}"
-    return GameEntry(key, pkg, {c: f"{pkg}.{c}:run_{'scenario' if c == 'replay' else 'query'}"
-                                for c in commands})
+    def target(self, name: str) -> str | None:
+        """``module:function`` of command ``name`` for this game, or None."""
+        if name not in self.commands:
+            return None
+        module, func = COMMANDS[name].split(":")
+        return f"{self.package}.{module}:{func}"
 
 
 GAMES: dict[str, GameEntry] = {
-    # KÜT's commands keep their historical modules (kut-scenario.md).
-    "kut": GameEntry("kut", "game.engine.kut", {
-        "replay": "game.engine.replay:run_scenario",
-        "solve": "game.engine.solve:run_query",
-    }),
-    "kdvli": _entry("kdvli", commands=("replay", "solve")),
-    "king": _entry("king"),
-    "kastet": _entry("kastet", commands=("replay", "rating")),
-    "kelimeki": _entry("kelimeki"),
-}  # fmt: skip
+    "kut": GameEntry("kut", "games.kut.engine", ("replay", "solve")),
+    "kdvli": GameEntry("kdvli", "games.kdvli.engine", ("replay", "solve")),
+    "king": GameEntry("king", "games.king.engine"),
+    "kastet": GameEntry("kastet", "games.kastet.engine", ("replay", "rating")),
+    "kelimeki": GameEntry("kelimeki", "games.kelimeki.engine"),
+}
 
+# KÜT's scenario and solver files predate the "game" field (kut-scenario.md): the
+# commands read a file without one as KÜT's.
 DEFAULT_GAME = "kut"
 
 
@@ -48,7 +55,7 @@ def command(name: str, data: Any) -> Callable[[Any], dict]:
     """The function that answers command ``name`` for this input's ``"game"``."""
     key = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
     entry = GAMES.get(key) if isinstance(key, str) else None
-    target = entry.commands.get(name) if entry else None
+    target = entry.target(name) if entry else None
     if target is None:
         known = ", ".join(repr(k) for k, e in GAMES.items() if name in e.commands)
         raise InputError(f"unknown game {key!r} for {name} (one of {known})")

@@ -8,12 +8,10 @@ of their own keep it and use only the predicates here.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
-from .errors import EngineError
-from .okey.tiles import FAKE, NotationError, face_name, parse_face
-from .protocol import InputError
+from game.engine.errors import EngineError
+from game.engine.protocol import InputError
 
 
 class ScenarioError(InputError):
@@ -59,38 +57,6 @@ def optional_bool(data: dict, key: str) -> bool:
     return v
 
 
-def faces(value, what: str) -> list[int]:
-    """A list of okey tiles in notation (``R7``, ``F``)."""
-    if not isinstance(value, list):
-        raise ScenarioError(f"{what} must be a list of tiles")
-    try:
-        return [parse_face(t) for t in value]
-    except NotationError as exc:
-        raise ScenarioError(f"{what}: {exc}") from None
-
-
-def tile_groups(groups, where: str) -> None:
-    """An action's ``groups``: a list of tile lists."""
-    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-        raise ScenarioError(f"{where}: 'groups' must be a list of tile lists")
-    for g in groups:
-        faces(g, f"{where} groups")
-
-
-def indicator(value, rule: str) -> int:
-    """The indicator tile; the fake okey cannot be one (``rule``)."""
-    face = faces([value], "indicator")[0]
-    if face == FAKE:
-        raise ScenarioError(f"the indicator cannot be a fake okey ({rule})")
-    return face
-
-
-def four_racks(racks) -> list[list[int]]:
-    if not isinstance(racks, list) or len(racks) != 4:
-        raise ScenarioError("'racks' must be a list of four racks")
-    return [faces(r, f"rack {i}") for i, r in enumerate(racks)]
-
-
 def action_object(i: int, a) -> str:
     """Action ``i`` must be an object; returns its name for messages."""
     where = f"action {i}"
@@ -118,36 +84,3 @@ def play_actions(hand, actions: list[dict], apply: Callable) -> list[dict]:
         except EngineError as exc:
             results.append({"ok": False, "error": exc.code})
     return results
-
-
-def query_indicator(data: dict, rule: str) -> int:
-    """A solver query's indicator; the fake okey cannot be one (``rule``)."""
-    if "indicator" not in data:
-        raise QueryError("missing field 'indicator'")
-    try:
-        face = parse_face(data["indicator"])
-    except NotationError as exc:
-        raise QueryError(f"indicator: {exc}") from None
-    if face == FAKE:
-        raise QueryError(f"the indicator cannot be a fake okey ({rule})")
-    return face
-
-
-def query_faces(tiles: list, indicator_face: int, rule: str) -> list[int]:
-    """A solver query's tile names as faces; with the indicator, at most two copies of a
-    face exist (``rule``)."""
-    result = []
-    for name in tiles:
-        try:
-            result.append(parse_face(name))
-        except NotationError as exc:
-            raise QueryError(str(exc)) from None
-    counts = Counter(result)
-    counts[indicator_face] += 1  # the indicator is one of its face's two copies
-    for face, n in counts.items():
-        if n > 2:
-            extra = " counting the indicator" if face == indicator_face else ""
-            raise QueryError(
-                f"{face_name(face)} appears {n} times{extra}; at most 2 exist ({rule})"
-            )
-    return result

@@ -13,7 +13,7 @@ register = template.Library()
 
 
 def _errors() -> dict:
-    """The platform's messages, with Kastet's own codes (game/engine/kastet/rules.py)."""
+    """The platform's messages, with Kastet's own codes (games/kastet/engine/rules.py)."""
     own = {
         "already_laid": _("You have laid this turn: press Pass."),
         "rack_full": _("A rack holds at most 22 tiles: lay or press Pass."),

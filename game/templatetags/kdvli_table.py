@@ -14,7 +14,7 @@ register = template.Library()
 
 
 def _errors() -> dict:
-    """The platform's messages, with KDVli's own codes (game/engine/kdvli/hand.py)."""
+    """The platform's messages, with KDVli's own codes (games/kdvli/engine/hand.py)."""
     own = {
         "first_turn_no_take": _("The starter takes no tile on the first turn: discard or finish."),
         "no_indicator_tile": _("You do not hold the other copy of the indicator."),

@@ -190,7 +190,7 @@ def _play_to_the_last_hand(match_id: int, human: int = 0) -> Match:
     sweeps (next hand, bots) only cost a retry."""
     import random
 
-    from game.engine.match import MatchState
+    from games.kut.engine.match import MatchState
     from tests.history.play import human_move
 
     rng = random.Random(3)

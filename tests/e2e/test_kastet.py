@@ -29,10 +29,10 @@ from playwright.sync_api import Browser, expect
 
 from game import services
 from game.engine import registry
-from game.engine.deal import SeededRNG
-from game.engine.kastet.groups import read_group
-from game.engine.tiles import parse_face
+from game.engine.fair import SeededRNG
 from game.models import Match
+from games.kastet.engine.groups import read_group
+from games.okey.engine.tiles import parse_face
 from lobby.models import Ranking
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context, shot
 from tests.e2e.tilepage import TilePage

@@ -30,10 +30,10 @@ from playwright.sync_api import Browser, expect
 
 from game import services
 from game.engine import registry
-from game.engine.deal import SeededRNG
-from game.engine.kdvli import counting
-from game.engine.okey.tiles import face_name, face_sort_key, okey_face, parse_face
+from game.engine.fair import SeededRNG
 from game.models import Match, MatchSeat
+from games.kdvli.engine import counting
+from games.okey.engine.tiles import face_name, face_sort_key, okey_face, parse_face
 from lobby.models import Ranking
 from tests.e2e.livesite import remove_stale_test_databases, start_site
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context, shot

@@ -19,9 +19,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from game.engine.kelimeki import bots
-from game.engine.kelimeki.alphabet import POINTS
 from game.models import Match
+from games.kelimeki.engine import bots
+from games.kelimeki.engine.alphabet import POINTS
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, shot
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

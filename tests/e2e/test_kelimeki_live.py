@@ -23,8 +23,8 @@ import orjson
 import pytest
 from playwright.sync_api import Browser, expect
 
-from game.engine.kelimeki import GAME, LIVE_MOVE_SECONDS, bots
 from game.models import Match
+from games.kelimeki.engine import GAME, LIVE_MOVE_SECONDS, bots
 from lobby.models import KligEntry, RankingResult, Table
 from tests.e2e.test_kelimeki import Board
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context, shot

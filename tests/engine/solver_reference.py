@@ -1,4 +1,4 @@
-"""Independent references for the hand solver (game/engine/solver.py).
+"""Independent references for the hand solver (games/kut/engine/solver.py).
 
 * ``exhaustive(faces, okey, task)`` — brute force over explicit groups; small racks
   only (<= ~10 tiles).
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from game.engine.tiles import FAKE
+from games.okey.engine.tiles import FAKE
 
 J = "J"  # a real okey in the references' tile multisets
 OKEY_POINTS = 100

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from game.engine import bots
-from game.engine.deal import SeededRNG, new_hand
-from game.engine.simulate import bot_view, play_bot_hand, simulate
-from game.engine.state import HandState
-from game.engine.transitions import apply
+from game.engine.fair import SeededRNG
+from games.kut.engine import bots
+from games.kut.engine.deal import new_hand
+from games.kut.engine.simulate import bot_view, play_bot_hand, simulate
+from games.kut.engine.state import HandState
+from games.kut.engine.transitions import apply
 
-BOTS_DIR = Path(__file__).resolve().parents[2] / "game" / "engine" / "bots"
+BOTS_DIR = Path(__file__).resolve().parents[2] / "games" / "kut" / "engine" / "bots"
 ALLOWED = {"groups", "solver", "tasks", "tiles", "play"}
 
 

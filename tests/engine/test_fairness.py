@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 
-from game.engine.deal import SeededRNG, commitment, deal_order, new_hand
-from game.engine.randomplay import play_random_hand
-from game.engine.views import view_for
+from game.engine.fair import SeededRNG, commitment
+from games.kut.engine.deal import new_hand
+from games.kut.engine.randomplay import play_random_hand
+from games.kut.engine.views import view_for
+from games.okey.engine.deal import deal_order
 
 
 def test_commitment_is_published_and_matches_the_revealed_order():

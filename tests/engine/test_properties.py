@@ -10,12 +10,13 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.engine.deal import SeededRNG, new_hand
-from game.engine.randomplay import play_random_hand, random_step
-from game.engine.replay import export_scenario, result_of, run_scenario
-from game.engine.state import HandState
-from game.engine.tiles import NUM_TILES
-from game.engine.views import view_for
+from game.engine.fair import SeededRNG
+from games.kut.engine.deal import new_hand
+from games.kut.engine.randomplay import play_random_hand, random_step
+from games.kut.engine.replay import export_scenario, result_of, run_scenario
+from games.kut.engine.state import HandState
+from games.kut.engine.views import view_for
+from games.okey.engine.tiles import NUM_TILES
 
 GAMES = settings(max_examples=500, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])  # fmt: skip

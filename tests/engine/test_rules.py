@@ -9,16 +9,20 @@ from collections import Counter
 
 import pytest
 
-from game.engine import timing
-from game.engine.deal import SeededRNG, hand_from_faces, make_ids, new_hand, shuffled_deal
 from game.engine.errors import RuleError
-from game.engine.groups import kut_values, pair_values, run_values
-from game.engine.match import MatchState, new_match, record_hand, start_next_hand
-from game.engine.rack import Rack
-from game.engine.scoring import winners
-from game.engine.state import HandState, next_seat
-from game.engine.tasks import FINISH, FIVE_PAIRS, KUT, RUN, TASK_LISTS, task_for
-from game.engine.tiles import (
+from game.engine.fair import SeededRNG
+from games.kut.engine import timing
+from games.kut.engine.deal import hand_from_faces, new_hand
+from games.kut.engine.match import MatchState, new_match, record_hand, start_next_hand
+from games.kut.engine.scoring import winners
+from games.kut.engine.state import HandState, next_seat
+from games.kut.engine.tasks import FINISH, FIVE_PAIRS, TASK_LISTS, task_for
+from games.kut.engine.transitions import apply
+from games.kut.engine.views import view_for
+from games.okey.engine.deal import make_ids, shuffled_deal
+from games.okey.engine.groups import KUT, RUN, kut_values, pair_values, run_values
+from games.okey.engine.rack import Rack
+from games.okey.engine.tiles import (
     FAKE,
     NotationError,
     copies_of,
@@ -27,8 +31,6 @@ from game.engine.tiles import (
     okey_face,
     parse_face,
 )
-from game.engine.transitions import apply
-from game.engine.views import view_for
 
 F = parse_face
 
@@ -233,7 +235,7 @@ def test_k_d1_fake_okey_indicator_goes_back():
 def test_k_d1_secure_rng_by_default():
     import secrets
 
-    from game.engine.deal import secure_rng
+    from game.engine.fair import secure_rng
 
     assert isinstance(secure_rng(), secrets.SystemRandom)
     hand = new_hand(8, 1, 2, secure_rng())
@@ -391,7 +393,7 @@ def test_k_o5_separators_work_on_a_full_rack():
 
 
 def test_k_o5_first_qualifying_segments_in_reading_order():
-    from game.engine.transitions import _segments_for_task
+    from games.kut.engine.transitions import _segments_for_task
 
     hand = new_hand(8, 1, 0, SeededRNG(3))
     k1 = faces("R5", "Y5", "B5", "K5")
@@ -497,7 +499,7 @@ def test_k_r4_diz_makes_the_task_ready_kuts_first_and_opens_nothing():
 
 
 def test_k_r4_diz_after_opening_gathers_runs_and_kuts():
-    from game.engine.arrange import layout, plan_groups
+    from games.kut.engine.arrange import layout, plan_groups
 
     ok = F("K13")
     fs = faces("R1", "R2", "R3", "Y7", "B7", "K7", "R9", "Y11")

@@ -1,4 +1,4 @@
-"""The exact hand solver (game/engine/solver.py) and its command (kut-scenario.md).
+"""The exact hand solver (games/kut/engine/solver.py) and its command (kut-scenario.md).
 
 Pure engine tests: no database, no Django.  References live in solver_reference.py.
 """
@@ -14,9 +14,9 @@ from collections import Counter
 
 import pytest
 
-from game.engine.solver import PLAY, SolverError, solve
-from game.engine.tasks import FINISH, FIVE_PAIRS, task_for
-from game.engine.tiles import FAKE, face_name, okey_face, parse_face
+from games.kut.engine.solver import PLAY, SolverError, solve
+from games.kut.engine.tasks import FINISH, FIVE_PAIRS, task_for
+from games.okey.engine.tiles import FAKE, face_name, okey_face, parse_face
 from tests.engine.solver_reference import check_solution, exhaustive, group_kind
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -335,7 +335,7 @@ def test_agreement_with_ilp():
 
 def test_quick_checks_agree_with_dp():
     """The direct task check and the finish pre-check against the DP itself."""
-    from game.engine import solver as S
+    from games.kut.engine import solver as S
 
     rng = random.Random(11)
     for i in range(150):

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 
-from game.engine.groups import classify, kut_values
-from game.engine.replay import load_scenario, run_scenario
-from game.engine.tasks import KUT, RUN
-from game.engine.tiles import face_name, face_of, parse_face
-from game.engine.transitions import timeout_discard_choice
+from games.kut.engine.replay import load_scenario, run_scenario
+from games.kut.engine.transitions import timeout_discard_choice
+from games.okey.engine.groups import KUT, RUN, classify, kut_values
+from games.okey.engine.tiles import face_name, face_of, parse_face
 from tests.engine.scenario_cases import OK, a, build, pass_turn
 
 F = parse_face

@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 import time
 
-from game.engine.deal import SeededRNG, hand_from_faces, new_hand
-from game.engine.solver import solve, task_ready
-from game.engine.tasks import FINISH, FIVE_PAIRS, KUT, RUN, TASK_LISTS
-from game.engine.tiles import FAKE, face_of, parse_face
-from game.engine.transitions import apply
-from game.engine.views import view_for
+from game.engine.fair import SeededRNG
+from games.kut.engine.deal import hand_from_faces, new_hand
+from games.kut.engine.solver import solve, task_ready
+from games.kut.engine.tasks import FINISH, FIVE_PAIRS, TASK_LISTS
+from games.kut.engine.transitions import apply
+from games.kut.engine.views import view_for
+from games.okey.engine.groups import KUT, RUN
+from games.okey.engine.tiles import FAKE, face_of, parse_face
 
 F = parse_face
 

@@ -16,8 +16,8 @@ from datetime import timedelta
 import pytest
 
 from game import services
-from game.engine.match import MatchState
 from game.models import HandResult, Match, MatchAction, MatchSeat
+from games.kut.engine.match import MatchState
 from tests.game.celerystack import TIMINGS, CeleryStack, database_url
 
 TURN = float(TIMINGS["KUT_TURN_SECONDS"])

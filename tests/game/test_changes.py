@@ -262,7 +262,7 @@ async def test_sockets_taking_change_frames_hold_the_snapshot_after_every_move(p
     moment it was read), and most frames were change frames."""
     from asgiref.sync import sync_to_async
 
-    from game.engine import bots
+    from games.kut.engine import bots
     from tests.game.conftest import connect, receive, session_cookie
 
     @sync_to_async

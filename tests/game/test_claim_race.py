@@ -19,10 +19,10 @@ from django.db import IntegrityError, connection
 
 from game import rows, services
 from game.engine.errors import EngineError
-from game.engine.match import MatchState
-from game.engine.tiles import NUM_TILES
-from game.engine.views import can_claim
 from game.models import Match, MatchAction
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import can_claim
+from games.okey.engine.tiles import NUM_TILES
 from tests.engine.test_properties import all_tiles
 from tests.game.conftest import session_cookie
 

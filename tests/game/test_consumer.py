@@ -10,9 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from game import services
-from game.engine import bots
-from game.engine.match import MatchState
 from game.models import Match
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
 from tests.engine.test_properties import check_view_secrecy
 from tests.game.conftest import connect, receive, session_cookie
 

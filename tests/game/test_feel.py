@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from game import broadcast, runner, services, tasks
 from game.engine import registry
-from game.engine.match import MatchState
-from game.engine.views import can_claim
 from game.frames import match_frame
 from game.models import Match, MatchAction, MatchSeat
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import can_claim
 from tests.history.play import play_out
 
 KUT = registry.get("kut")
@@ -204,7 +204,7 @@ def test_the_frame_says_what_the_timer_did_k_n7(players, paced):
     notes = match_frame(m, 2)["hand"]["timeouts"]  # public: every seat sees it
     note = next(n for n in notes if n["seat"] == 0)
     discarded = ms.hand.discards[0][-1]
-    from game.engine.tiles import face_name, face_of
+    from games.okey.engine.tiles import face_name, face_of
 
     assert note["drew"] is True and note["tile"] == face_name(face_of(discarded))
     assert note["hand_no"] == 1 and ms.hand.log[note["at"]]["type"] == "timeout"

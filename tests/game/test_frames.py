@@ -11,11 +11,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from game import broadcast, changes, services
-from game.engine import bots
-from game.engine.match import MatchState
-from game.engine.views import view_for
 from game.frames import frame_parts, frame_text, match_frame
 from game.models import Match
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import view_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

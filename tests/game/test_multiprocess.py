@@ -15,10 +15,11 @@ import random
 import pytest
 
 from game import services
-from game.engine import bots, registry
-from game.engine.match import MatchState
-from game.engine.tiles import NUM_TILES
+from game.engine import registry
 from game.models import HandResult, Match, MatchAction
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
+from games.okey.engine.tiles import NUM_TILES
 from tests.engine.test_properties import all_tiles, check_view_secrecy
 from tests.game.conftest import session_cookie
 

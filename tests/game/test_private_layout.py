@@ -12,10 +12,10 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from game import services
-from game.engine import bots
-from game.engine.match import MatchState
-from game.engine.views import view_for
 from game.models import Match, MatchAction
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import view_for
 from tests.game.conftest import connect, receive, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

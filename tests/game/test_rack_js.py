@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from game.engine.okey import rack as okey_rack
-from game.engine.okey.rack import Rack
+from games.okey.engine import rack as okey_rack
+from games.okey.engine.rack import Rack
 from tests.nodejs import map_in_node
 
 

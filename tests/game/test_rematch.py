@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from game import rematch, services, trial
-from game.engine.match import MatchState
 from game.frames import match_frame
 from game.models import Match, MatchAction, MatchSeat
+from games.kut.engine.match import MatchState
 from lobby.models import Ranking, RankingResult
 from tests.clients import client_for
 from tests.game.conftest import connect, receive, session_cookie

@@ -16,11 +16,11 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from game import broadcast, changes, rows, services
-from game.engine import bots
 from game.engine.errors import RuleError
-from game.engine.match import MatchState
-from game.engine.views import view_for
 from game.models import HandResult, Match, MatchAction, MatchSeat
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import view_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

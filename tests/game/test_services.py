@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from game import services
 from game.engine.errors import RuleError
-from game.engine.match import MatchState
 from game.models import HandResult, Match, MatchAction
+from games.kut.engine.match import MatchState
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,9 +15,9 @@ from django.db import connection
 from django.utils import timezone
 
 from game import broadcast, runner, services, tasks
-from game.engine.match import MatchState
 from game.frames import match_frame
 from game.models import HandResult, Match, MatchAction, MatchSeat
+from games.kut.engine.match import MatchState
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

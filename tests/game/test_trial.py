@@ -9,10 +9,10 @@ from django.urls import reverse
 
 from game import services, trial
 from game.engine.errors import RuleError
-from game.engine.match import MatchState
-from game.engine.tiles import tile_name
 from game.frames import match_frame
 from game.models import Match, MatchAction
+from games.kut.engine.match import MatchState
+from games.okey.engine.tiles import tile_name
 from lobby.history import match_history_for_user
 from lobby.models import RankedMatch, Ranking, RankingResult
 from tests.clients import client_for

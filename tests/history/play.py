@@ -7,10 +7,10 @@ import json
 import random
 
 from game import services
-from game.engine import bots
-from game.engine.match import MatchState
-from game.engine.views import view_for
 from game.models import Match
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import view_for
 
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED, Match.Status.ABORTED)
 

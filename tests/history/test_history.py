@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game import services
-from game.engine.match import MatchState
 from game.models import HandResult, Match
+from games.kut.engine.match import MatchState
 from lobby.history import REASONS, match_history_for_user, placings, player_record
 from lobby.models import RankingResult
 from lobby.ranking import match_rank

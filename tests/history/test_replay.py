@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 
 from game import services
-from game.engine.match import MatchState
-from game.engine.replay import run_scenario
 from game.models import HandResult, Match
+from games.kut.engine.match import MatchState
+from games.kut.engine.replay import run_scenario
 from lobby.history import _snapshot, hand_final_state, replay_hand
 from tests.conftest import ROOT
 from tests.history.conftest import client_for

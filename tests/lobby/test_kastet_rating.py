@@ -11,9 +11,9 @@ import random
 import pytest
 
 from game import services
-from game.engine.kastet import GAME as KASTET
-from game.engine.kastet.rating import START_RATING
 from game.models import Match
+from games.kastet.engine import GAME as KASTET
+from games.kastet.engine.rating import START_RATING
 from lobby.models import Ranking, RankingResult
 from tests.history.play import play_as_humans
 

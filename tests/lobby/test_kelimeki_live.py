@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from game import move_mail, services, tasks
 from game.engine import registry
-from game.engine.kelimeki import AI_MOVE_SECONDS, LIVE_MOVE_SECONDS
 from game.models import Match, MoveNotice
+from games.kelimeki.engine import AI_MOVE_SECONDS, LIVE_MOVE_SECONDS
 from lobby import services as lobby_services
 from lobby.models import KligEntry, KligRecord, Ranking, RankingResult, Table
 from tests.lobby.conftest import client_for

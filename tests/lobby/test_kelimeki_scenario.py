@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game import services
-from game.engine.kelimeki import GAME, bots
-from game.engine.kelimeki.replay import run_scenario
+from games.kelimeki.engine import GAME, bots
+from games.kelimeki.engine.replay import run_scenario
 from tests.lobby.conftest import client_for
 from tests.lobby.test_kelimeki_live import _live_match, kelimeki_playable  # noqa: F401
 

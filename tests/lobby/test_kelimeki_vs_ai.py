@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from game import services
-from game.engine.kelimeki import AI_MOVE_SECONDS
 from game.models import Match
+from games.kelimeki.engine import AI_MOVE_SECONDS
 from lobby.models import KligEntry, RankingResult
 from tests.lobby.conftest import client_for
 from tests.lobby.test_kelimeki_live import kelimeki_playable  # noqa: F401

@@ -22,9 +22,9 @@ from urllib.parse import quote
 from websockets.protocol import State
 
 from game import services
-from game.engine import bots
-from game.engine.match import MatchState
 from game.models import Match, MatchAction
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
 from tests import orphans
 from tests.game.livestack import FrameError, Player, free_port
 

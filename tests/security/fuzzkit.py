@@ -37,13 +37,13 @@ from django.db import connections
 from hypothesis import strategies as st
 
 from game import consumers, services
-from game.engine import bots
-from game.engine.actions import ACTION_TYPES
-from game.engine.match import MatchState
-from game.engine.rack import CELLS, VALID_SEPARATORS
-from game.engine.tiles import NUM_TILES
-from game.engine.views import can_claim, view_for
 from game.models import Match, MatchAction, MatchSeat
+from games.kut.engine import bots
+from games.kut.engine.actions import ACTION_TYPES
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import can_claim, view_for
+from games.okey.engine.rack import CELLS, VALID_SEPARATORS
+from games.okey.engine.tiles import NUM_TILES
 from tests.engine.test_properties import all_tiles
 
 MAX_BYTES = consumers.MAX_FRAME_BYTES

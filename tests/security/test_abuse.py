@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from game import consumers, services
-from game.engine.match import MatchState
 from game.models import Match
+from games.kut.engine.match import MatchState
 from tests.game.conftest import connect, receive, session_cookie
 from tests.security.conftest import PASSWORD, make_user
 from tests.security.urlscan import paths, routes
@@ -350,7 +350,7 @@ def test_a_second_tab_on_another_process_replaces_the_first(daphnes, players, ws
     assert first.ws.close_code == 4009
     hand = MatchState.from_dict(Match.objects.get(pk=m.pk).state).hand
     if hand.turn == 0:  # the new tab plays
-        from game.engine import bots
+        from games.kut.engine import bots
 
         view = second.latest["hand"]
         action = bots.choose(view, "normal", __import__("random").Random(1))

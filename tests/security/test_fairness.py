@@ -15,12 +15,13 @@ from django.test import Client
 from django.urls import reverse
 
 from game import services
-from game.engine.deal import SeededRNG, commitment, new_hand
-from game.engine.randomplay import play_random_hand
-from game.engine.tiles import face_name, face_of
-from game.engine.views import view_for
+from game.engine.fair import SeededRNG, commitment
 from game.fairness import verify_url
 from game.models import Match
+from games.kut.engine.deal import new_hand
+from games.kut.engine.randomplay import play_random_hand
+from games.kut.engine.views import view_for
+from games.okey.engine.tiles import face_name, face_of
 from tests.security.test_hidden_information import states_by_version
 from tests.security.world import play_out
 

@@ -21,9 +21,9 @@ import pytest
 from django.db import transaction
 
 from game import runner, services
-from game.engine import bots
-from game.engine.match import MatchState
 from game.models import Match, MatchAction, MatchSeat
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
 from tests.game.celerystack import CeleryStack
 from tests.game.conftest import session_cookie
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.engine.rack import CELLS, Rack
+from games.okey.engine.rack import CELLS, Rack
 from tests.game.conftest import session_cookie
 from tests.security.fuzzkit import Harness, close_loop, new_loop, run_fuzz, unlimited_rates
 
@@ -92,10 +92,10 @@ async def test_junk_beside_a_legal_move_is_ignored_and_never_reaches_the_log(pla
     from asgiref.sync import sync_to_async
 
     from game import services
-    from game.engine import bots
-    from game.engine.match import MatchState
-    from game.engine.views import view_for
     from game.models import Match, MatchAction
+    from games.kut.engine import bots
+    from games.kut.engine.match import MatchState
+    from games.kut.engine.views import view_for
     from tests.game.conftest import connect, receive
 
     @sync_to_async

@@ -19,12 +19,12 @@ from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
 from game import changes, services
-from game.engine import bots
-from game.engine.deal import deal_order
-from game.engine.match import MatchState, new_match, record_hand, start_next_hand
-from game.engine.state import HandState
-from game.engine.transitions import apply
 from game.models import Match
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState, new_match, record_hand, start_next_hand
+from games.kut.engine.state import HandState
+from games.kut.engine.transitions import apply
+from games.okey.engine.deal import deal_order
 from tests.engine.test_properties import check_view_secrecy
 from tests.game.conftest import session_cookie
 from tests.security.conftest import make_user

@@ -25,8 +25,8 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from game import services
-from game.engine import bots
 from game.models import Match, MatchAction
+from games.kut.engine import bots
 from kut_site.sockets import KEEP_IDLE_CONNECTIONS
 from tests.game.conftest import session_cookie
 from tests.security.conftest import make_user

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 
 from accounts.models import User
 from game import services
-from game.engine import bots
-from game.engine.deal import deal_order
-from game.engine.match import MatchState
-from game.engine.views import view_for
 from game.models import Match
+from games.kut.engine import bots
+from games.kut.engine.match import MatchState
+from games.kut.engine.views import view_for
+from games.okey.engine.deal import deal_order
 from lobby import services as lobby
 from tests.security.conftest import make_user
 

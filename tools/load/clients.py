@@ -4,7 +4,7 @@ One process drives a list of tables; each table is four sockets (one per seat). 
 kinds of table:
 
 * **game**: ``/ws/match/<id>/`` with a seat's session cookie.  The seat whose turn it is
-  picks its move with ``game.engine.bots.choose`` on its own latest view (bots are pure
+  picks its move with ``games.kut.engine.bots.choose`` on its own latest view (bots are pure
   functions of the view) and sends ``{"type": "action", "action": …, "version": v}``.
   The action is acknowledged when the sender receives a state frame with a version
   above ``v`` (only the seat on turn acts: claims are skipped, so nothing else can make
@@ -129,7 +129,7 @@ class Run:
         self.change_misses = 0  # change frames that did not fit (a snapshot was asked for)
         self.lag: list[float] = []
         if self.kind == "game":
-            from game.engine import bots  # pure Python, no Django
+            from games.kut.engine import bots
 
             self.choose = bots.choose
 

@@ -40,7 +40,7 @@ CATEGORIES = [
     ("match_apply_action (whole sync side)", ("match_apply_action ",)),
     ("  ORM queries (compile + execute)", ("SQLCompiler.execute_sql ",)),
     ("  SQL of game.rows (lock, seats, save)", ("lock_match ", "seats_of ", "save_match ")),
-    ("  rules engine (apply)", ("apply (game/engine/transitions.py)",)),
+    ("  rules engine (apply)", ("apply (games/kut/engine/transitions.py)",)),
     ("  state (de)serialisation", ("MatchState.from_dict ", "MatchState.to_dict ")),
     ("  broadcast: frames + JSON", ("match_frame ", "frame_text", "JSONEncoder.encode ")),
     ("  broadcast: fan-out publish (Redis)", ("publish (kut_site/fanout.py)",)),

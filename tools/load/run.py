@@ -191,7 +191,7 @@ def main(argv=None) -> int:
     p.add_argument("--baseline", action="store_true", help="also measure the bare echo")
     p.add_argument("--no-game", action="store_true", help="only the echo baseline")
     p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
-                   help="how the scripted clients choose moves (game.engine.bots)")  # fmt: skip
+                   help="how the scripted clients choose moves (games.kut.engine.bots)")  # fmt: skip
     p.add_argument("--tasks", type=int, choices=(5, 8, 12), default=12)
     p.add_argument("--rated", action="store_true", help="rated tables (KUT_TURN_SECONDS=3600)")
     p.add_argument("--client-procs", type=int, default=1, help="client processes")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.engine.kastet.deal import hand_from_faces
-from game.engine.tiles import parse_face
+from games.kastet.engine.deal import hand_from_faces
+from games.okey.engine.tiles import parse_face
 
 
 def faces(*names: str) -> list[int]:

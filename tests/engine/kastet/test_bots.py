@@ -7,16 +7,16 @@ import json
 import random
 import time
 
-from game.engine.deal import SeededRNG
-from game.engine.kastet import bots
-from game.engine.kastet.bots import choose
-from game.engine.kastet.deal import new_hand
-from game.engine.kastet.groups import read_group
-from game.engine.kastet.rules import apply
-from game.engine.kastet.search import best_layout, face_names
-from game.engine.kastet.simulate import play_bot_hand, simulate
-from game.engine.kastet.views import view_for
-from game.engine.tiles import parse_face
+from game.engine.fair import SeededRNG
+from games.kastet.engine import bots
+from games.kastet.engine.bots import choose
+from games.kastet.engine.deal import new_hand
+from games.kastet.engine.groups import read_group
+from games.kastet.engine.rules import apply
+from games.kastet.engine.search import best_layout, face_names
+from games.kastet.engine.simulate import play_bot_hand, simulate
+from games.kastet.engine.views import view_for
+from games.okey.engine.tiles import parse_face
 from tests.engine.kastet.helpers import faces, position
 
 RNG = random.Random(0)
@@ -141,8 +141,8 @@ def test_simulate_and_bench_commands_run():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[3]
-    for args in (["game.engine.kastet.simulate", "--hands", "1", "--levels", "easy"],
-                 ["game.engine.kastet.bench", "--hands", "1", "--json"]):  # fmt: skip
+    for args in (["games.kastet.engine.simulate", "--hands", "1", "--levels", "easy"],
+                 ["games.kastet.engine.bench", "--hands", "1", "--json"]):  # fmt: skip
         proc = subprocess.run([sys.executable, "-m", *args], cwd=root, capture_output=True,
                               text=True, timeout=120)  # fmt: skip
         assert proc.returncode == 0 and proc.stdout and not proc.stderr, proc.stderr

@@ -12,15 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.engine.deal import SeededRNG
 from game.engine.errors import EngineError
-from game.engine.kastet.bots import choose
-from game.engine.kastet.deal import new_hand
-from game.engine.kastet.replay import export_scenario, result_of, run_scenario
-from game.engine.kastet.rules import apply
-from game.engine.kastet.state import HandState
-from game.engine.kastet.views import view_for
-from game.engine.tiles import NUM_TILES, face_name, face_of
+from game.engine.fair import SeededRNG
+from games.kastet.engine.bots import choose
+from games.kastet.engine.deal import new_hand
+from games.kastet.engine.replay import export_scenario, result_of, run_scenario
+from games.kastet.engine.rules import apply
+from games.kastet.engine.state import HandState
+from games.kastet.engine.views import view_for
+from games.okey.engine.tiles import NUM_TILES, face_name, face_of
 
 GAMES = settings(max_examples=4, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow,

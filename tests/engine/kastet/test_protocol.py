@@ -8,9 +8,9 @@ import json
 import random
 
 from game.engine import protocol, registry
-from game.engine.deal import SeededRNG
-from game.engine.kastet import GAME
-from game.engine.kastet.replay import run_scenario
+from game.engine.fair import SeededRNG
+from games.kastet.engine import GAME
+from games.kastet.engine.replay import run_scenario
 
 
 def test_game_meets_the_protocol_and_is_registered():
@@ -18,8 +18,8 @@ def test_game_meets_the_protocol_and_is_registered():
     assert registry.get("kastet") is GAME
     assert GAME.key == "kastet" and GAME.seat_counts == (4,) and GAME.partners
     assert GAME.lower_is_better
-    assert registry.command("rating", {"game": "kastet"}).__module__.endswith("kastet.rating")
-    assert registry.command("replay", {"game": "kastet"}).__module__.endswith("kastet.replay")
+    assert registry.command("rating", {"game": "kastet"}).__module__.endswith("kastet.engine.rating")
+    assert registry.command("replay", {"game": "kastet"}).__module__.endswith("kastet.engine.replay")
 
 
 def play_match(options: dict, seed: int, levels=("hard", "normal", "easy", "normal")):
@@ -71,9 +71,9 @@ def test_platform_hooks_turn_key_away_log_form_private_kinds():
     """S-N6: the clock restarts only when a new turn starts (not on lays or undos);
     S-N7: two timeouts in a row mark the seat away; the log keeps only rule keys;
     S-X4: the rack arrangement is private."""
-    from game.engine.kastet.deal import hand_from_faces
-    from game.engine.kastet.match import MatchState, clean_options
-    from game.engine.tiles import parse_face
+    from games.kastet.engine.deal import hand_from_faces
+    from games.kastet.engine.match import MatchState, clean_options
+    from games.okey.engine.tiles import parse_face
 
     m = MatchState(clean_options({}), 0)
     m.hand_no = 1

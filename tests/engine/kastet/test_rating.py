@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.kastet.rating import START_RATING, match_points, place_points, settle
+from games.kastet.engine.rating import START_RATING, match_points, place_points, settle
 from tests.engine.kastet.test_replay_cli import in_process
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -161,8 +161,8 @@ def test_the_platform_rating_scheme():
     """GAME.rating (protocol.RatingScheme, P-9): S-P1 start 1500, S-P8 −2H when leaving,
     and at the end S-P2 … S-P7 per seat's player role; nothing for a match that did not
     reach the end of its last hand (S-P1)."""
-    from game.engine.kastet import GAME
     from game.engine.protocol import MatchResult
+    from games.kastet.engine import GAME
 
     scheme = GAME.rating
     assert scheme.START == 1500

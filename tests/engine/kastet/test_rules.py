@@ -8,18 +8,18 @@ import random
 
 import pytest
 
-from game.engine.deal import SeededRNG
 from game.engine.errors import ActionFormatError, EngineError, RuleError
-from game.engine.kastet import GAME
-from game.engine.kastet.deal import new_hand
-from game.engine.kastet.groups import read_group, read_pair
-from game.engine.kastet.match import NEXT_HAND_SECONDS, clean_options
-from game.engine.kastet.rating import match_points
-from game.engine.kastet.rules import CODES, apply
-from game.engine.kastet.state import MAX_RACK, RACK_CELLS, SLOTS, HandState
-from game.engine.kastet.views import view_for
+from game.engine.fair import SeededRNG
 from game.engine.protocol import InputError, places_of
-from game.engine.tiles import FAKE, NUM_TILES, face_name, face_of, parse_face
+from games.kastet.engine import GAME
+from games.kastet.engine.deal import new_hand
+from games.kastet.engine.groups import read_group, read_pair
+from games.kastet.engine.match import NEXT_HAND_SECONDS, clean_options
+from games.kastet.engine.rating import match_points
+from games.kastet.engine.rules import CODES, apply
+from games.kastet.engine.state import MAX_RACK, RACK_CELLS, SLOTS, HandState
+from games.kastet.engine.views import view_for
+from games.okey.engine.tiles import FAKE, NUM_TILES, face_name, face_of, parse_face
 from tests.engine.kastet.helpers import faces, position
 
 OKEY = parse_face("R8")  # indicator R7
@@ -433,7 +433,7 @@ def test_s_v4_undo_and_refusals_show_nothing_new():
 def test_s_v5_bots_decide_from_the_view_alone():
     """S-V5, P-1: the bot's choice depends on its view only: swapping the hidden tiles
     of the other seats and the deck changes nothing it decides."""
-    from game.engine.kastet.bots import choose
+    from games.kastet.engine.bots import choose
 
     hand = position([["R1", "R2", "R3", "Y7"], ["K5", "K6"], ["Y5"], ["K7"]],
                     deck=["Y1", "B9"])  # fmt: skip
@@ -488,7 +488,7 @@ def test_every_code_is_documented():
 
 def test_s_l8_draft_check_marks_invalid_groups():
     """S-L8: the draft's invalid groups are marked at once (the table UI's check)."""
-    from game.engine.kastet.groups import check_draft
+    from games.kastet.engine.groups import check_draft
 
     got = check_draft("R8", [["R1", "R2", "R3"], ["R12", "R13", "R1"], ["R5", "R8", "K5"],
                              ["X1", "R2", "R3"]], [["F", "F"], ["R8", "R8"]])  # fmt: skip

@@ -12,9 +12,9 @@ import pytest
 
 pulp = pytest.importorskip("pulp")
 
-from game.engine.kastet.groups import read_group  # noqa: E402
-from game.engine.kastet.search import J, best_layout, face_names, to_values  # noqa: E402
-from game.engine.tiles import parse_face  # noqa: E402
+from games.kastet.engine.groups import read_group  # noqa: E402
+from games.kastet.engine.search import J, best_layout, face_names, to_values  # noqa: E402
+from games.okey.engine.tiles import parse_face  # noqa: E402
 
 
 def candidate_groups() -> list[tuple[int, ...]]:
@@ -140,7 +140,7 @@ def test_search_matches_the_integer_program_on_larger_positions(seed):
 def main(positions: int = 150) -> None:
     """``python -m tests.engine.kastet.test_search_reference``: how often the bots'
     budget reaches the optimum on random mid-size positions."""
-    from game.engine.kastet.bots import BUDGETS
+    from games.kastet.engine.bots import BUDGETS
 
     budget = BUDGETS["hard"]
     optimal = cut = 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from game.engine.kdvli.replay import load_scenario, run_scenario
-from game.engine.okey.tiles import face_name, okey_face, parse_face
+from games.kdvli.engine.replay import load_scenario, run_scenario
+from games.okey.engine.tiles import face_name, okey_face, parse_face
 
 ALL = [face_name(f) for f in range(52) for _ in range(2)] + ["F", "F"]
 

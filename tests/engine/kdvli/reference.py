@@ -1,5 +1,5 @@
 """An independent brute-force reference for the exact counting (kdvli.md V-S2), sharing
-no code with ``game/engine/kdvli/counting.py`` beyond the face encoding.
+no code with ``games/kdvli/engine/counting.py`` beyond the face encoding.
 
 Tiles are tokens: ``(colour, number)`` for a natural tile (a fake okey is the real
 okey's colour and number, V-T4) and ``"J"`` for a real okey (wild, V-T3).  Every group

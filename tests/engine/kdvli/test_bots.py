@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from game.engine.kdvli import GAME, bots
-from game.engine.kdvli.hand import apply
-from game.engine.kdvli.match import Match
-from game.engine.kdvli.replay import load_scenario
-from game.engine.okey.deal import SeededRNG
+from game.engine.fair import SeededRNG
+from games.kdvli.engine import GAME, bots
+from games.kdvli.engine.hand import apply
+from games.kdvli.engine.match import Match
+from games.kdvli.engine.replay import load_scenario
 from tests.engine.kdvli.helpers import scenario
 
 RUNS14 = "R1 R2 R3 R4 B7 B8 B9 K11 K12 K13 Y11 R11 B11 K1"
@@ -70,7 +70,7 @@ def test_hard_keeps_groups_and_throws_the_loose_tile():
     a = bots.choose(view_of(s, 0), "hard", random.Random(1))
     hand, _ = load_scenario(s)
     tile = next(t for t in hand.racks[0].tiles() if hand.ids[t] == a["tile_id"])
-    from game.engine.okey.tiles import face_name, face_of
+    from games.okey.engine.tiles import face_name, face_of
 
     assert a["type"] == "discard" and face_name(face_of(tile)) == "Y13"
 
@@ -120,7 +120,7 @@ def test_easy_keeps_its_runs_and_sets_and_throws_a_left_over_tile():
     every time, as normal does)."""
     s = scenario({0: "R3 R4 R5 Y9 B9 K9 K1 K2 K3 B11 B12 B13 R7 Y1 Y13"})
     hand, _ = load_scenario(s)
-    from game.engine.okey.tiles import face_name, face_of
+    from games.okey.engine.tiles import face_name, face_of
 
     thrown = set()
     for seed in range(40):

@@ -9,9 +9,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.engine.kdvli.counting import count
-from game.engine.kdvli.groups import PAIR, kind_of, value
-from game.engine.okey.tiles import FAKE, face_name, okey_face, parse_face
+from games.kdvli.engine.counting import count
+from games.kdvli.engine.groups import PAIR, kind_of, value
+from games.okey.engine.tiles import FAKE, face_name, okey_face, parse_face
 from tests.engine.kdvli import reference as ref
 
 

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.errors import EngineError
-from game.engine.kdvli import GAME
-from game.engine.kdvli.hand import ACTION_TYPES, Hand, apply, new_hand
-from game.engine.kdvli.simulate import MAX_ACTIONS, play_hand
-from game.engine.okey.deal import SeededRNG
-from game.engine.okey.tiles import NUM_TILES, face_name, face_of
+from game.engine.fair import SeededRNG
+from games.kdvli.engine import GAME
+from games.kdvli.engine.hand import ACTION_TYPES, Hand, apply, new_hand
+from games.kdvli.engine.simulate import MAX_ACTIONS, play_hand
+from games.okey.engine.tiles import NUM_TILES, face_name, face_of
 
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])  # fmt: skip

@@ -10,8 +10,8 @@ import pytest
 
 from game.engine import protocol, registry
 from game.engine.errors import EngineError
-from game.engine.kdvli import GAME
-from game.engine.okey.deal import SeededRNG
+from game.engine.fair import SeededRNG
+from games.kdvli.engine import GAME
 
 
 def test_game_meets_the_protocol_and_is_registered():
@@ -56,7 +56,7 @@ def test_a_whole_match_through_the_protocol_only(partners):
 
 
 def test_exported_hand_replays_to_the_same_result():
-    from game.engine.kdvli.replay import run_scenario
+    from games.kdvli.engine.replay import run_scenario
 
     rng = random.Random(3)
     state = GAME.new_match({"hands": 3}, 4, SeededRNG(99))

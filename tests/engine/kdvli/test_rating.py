@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine.kdvli import rating as R
+from games.kdvli.engine import rating as R
 
 
 def test_v_q1_everyone_starts_at_1500_and_bots_have_no_rating():

@@ -39,14 +39,14 @@ def test_every_rule_is_cited_by_a_test():
 
 def test_the_engine_imports_no_django():
     assert_imports_no_django(
-        "import game.engine.kdvli, game.engine.kdvli.bots, game.engine.kdvli.rating"
+        "import games.kdvli.engine, games.kdvli.engine.bots, games.kdvli.engine.rating"
     )
 
 
 def test_every_error_code_is_documented():
-    from game.engine.kdvli.hand import CODES
+    from games.kdvli.engine.hand import CODES
 
     raised = set()
-    for path in (ROOT / "game" / "engine" / "kdvli").glob("*.py"):
+    for path in (ROOT / "games" / "kdvli" / "engine").glob("*.py"):
         raised |= set(re.findall(r'(?:RuleError|ActionFormatError)\("([a-z_]+)"', path.read_text()))
     assert raised and raised <= set(CODES), raised - set(CODES)

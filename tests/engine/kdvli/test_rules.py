@@ -7,13 +7,14 @@ import random
 import pytest
 
 from game.engine.errors import EngineError, RuleError
-from game.engine.kdvli import GAME
-from game.engine.kdvli.groups import finish_kind, is_pair, is_run, is_set, kind_of
-from game.engine.kdvli.hand import apply, new_hand, timeout_discard
-from game.engine.kdvli.replay import ScenarioError, load_scenario
-from game.engine.okey.deal import SeededRNG, shuffled_deal
-from game.engine.okey.tiles import FAKE, NUM_TILES, face_name, face_of, okey_face, parse_face
+from game.engine.fair import SeededRNG
 from game.engine.protocol import InputError
+from games.kdvli.engine import GAME
+from games.kdvli.engine.groups import finish_kind, is_pair, is_run, is_set, kind_of
+from games.kdvli.engine.hand import apply, new_hand, timeout_discard
+from games.kdvli.engine.replay import ScenarioError, load_scenario
+from games.okey.engine.deal import shuffled_deal
+from games.okey.engine.tiles import FAKE, NUM_TILES, face_name, face_of, okey_face, parse_face
 from tests.engine.kdvli.helpers import act, hand_of, run, scenario
 
 
@@ -89,7 +90,7 @@ def test_v_t5_coloured_indicator_doubles():
 def test_v_t6_tile_values():
     s = scenario({1: "F R13 Y6 K1"}, actions=[act(0, "discard", tile=scenario()["racks"][0][0])])
     hand = hand_of(s)
-    from game.engine.kdvli.groups import value
+    from games.kdvli.engine.groups import value
 
     assert [value(f, Y6) for f in F("F R13 Y6 K1")] == [6, 13, 6, 1]
     assert hand.points_of(1) > 0
@@ -221,7 +222,7 @@ def test_v_m4_totals_and_places_lowest_first(played):
 
 
 def test_v_m4_partners_place_by_team_totals():
-    from game.engine.kdvli.match import Match
+    from games.kdvli.engine.match import Match
 
     m = Match(GAME.clean_options({"hands": 3, "partners": True}), new_hand(0, SeededRNG(1)))
     m.results = [{"hand_no": 1, "scores": [10, -50, 30, 5]}]
@@ -494,7 +495,7 @@ def test_v_i3_the_turn_goes_on_and_at_most_once():
 
 
 def _match_of(s):
-    from game.engine.kdvli.match import Match
+    from games.kdvli.engine.match import Match
 
     hand, actions = load_scenario(s)
     for a in actions:
@@ -556,7 +557,7 @@ def test_v_f3_the_kind_arranged_counts_and_rack_segments_serve_without_groups():
     out = run(s)
     assert out["finish_kind"] == "pairs" and out["multiplier"] == 2
     hand = hand_of(scenario({0: RUNS14 + " Y13"}))
-    from game.engine.kdvli.hand import arrange
+    from games.kdvli.engine.hand import arrange
 
     arrange(hand, 0, "runs")
     y13 = next(t for t in hand.racks[0].tiles() if face_name(face_of(t)) == "Y13")

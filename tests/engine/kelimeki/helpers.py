@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from game.engine.kelimeki import GAME
-from game.engine.kelimeki.board import corners_for
-from game.engine.kelimeki.rules import Placement
-from game.engine.kelimeki.state import State
+from games.kelimeki.engine import GAME
+from games.kelimeki.engine.board import corners_for
+from games.kelimeki.engine.rules import Placement
+from games.kelimeki.engine.state import State
 
 
 def make_state(players=2, racks=None, bag=(), rows=None, placer=None, first_done=None,
@@ -25,7 +25,7 @@ def make_state(players=2, racks=None, bag=(), rows=None, placer=None, first_done
     if first_done is not None:
         d["first_done"] = list(first_done)
     st = State.from_dict(d)
-    from game.engine.kelimeki.rules import _grow_zones
+    from games.kelimeki.engine.rules import _grow_zones
 
     _grow_zones(st)
     return st

@@ -10,10 +10,10 @@ import time
 import timeit
 
 from game.engine.errors import RuleError
-from game.engine.kelimeki import GAME, bots, rules
-from game.engine.kelimeki.alphabet import LETTERS
-from game.engine.kelimeki.lexicon import Lexicon, lexicon_for
-from game.engine.kelimeki.movegen import Position, generate
+from games.kelimeki.engine import GAME, bots, rules
+from games.kelimeki.engine.alphabet import LETTERS
+from games.kelimeki.engine.lexicon import Lexicon, lexicon_for
+from games.kelimeki.engine.movegen import Position, generate
 from tests.engine.kelimeki.helpers import make_state
 
 

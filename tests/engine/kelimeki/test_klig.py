@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.engine.kelimeki.klig import Record, apply_change, game_points, rank_of, seal_card
+from games.kelimeki.engine.klig import Record, apply_change, game_points, rank_of, seal_card
 
 
 def test_w_l1_w_l2_place_points_by_seats_started():

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.errors import EngineError
-from game.engine.kelimeki import GAME, rules
-from game.engine.kelimeki.alphabet import COUNTS, JOKER, LETTERS
-from game.engine.kelimeki.lexicon import lexicon_for
-from game.engine.kelimeki.movegen import Position, generate
+from games.kelimeki.engine import GAME, rules
+from games.kelimeki.engine.alphabet import COUNTS, JOKER, LETTERS
+from games.kelimeki.engine.lexicon import lexicon_for
+from games.kelimeki.engine.movegen import Position, generate
 
 SETTINGS = settings(max_examples=6, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])  # fmt: skip

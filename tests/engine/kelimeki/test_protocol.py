@@ -10,7 +10,7 @@ import pytest
 
 from game.engine import protocol, registry
 from game.engine.errors import RuleError
-from game.engine.kelimeki import GAME
+from games.kelimeki.engine import GAME
 
 
 def test_game_meets_the_protocol_and_is_registered():
@@ -92,7 +92,7 @@ def test_bad_actions_are_refused_cleanly():
 
 
 def test_export_hand_is_a_scenario():
-    from game.engine.kelimeki.replay import run_scenario
+    from games.kelimeki.engine.replay import run_scenario
 
     state = GAME.new_match({}, 2, random.Random(8))
     out = run_scenario(GAME.export_hand(state))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.kelimeki.replay import ScenarioError, run_scenario
+from games.kelimeki.engine.replay import ScenarioError, run_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
 GOOD = {

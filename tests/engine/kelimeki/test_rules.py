@@ -7,10 +7,18 @@ import random
 import pytest
 
 from game.engine.errors import RuleError
-from game.engine.kelimeki import GAME, board, rules
-from game.engine.kelimeki.alphabet import COUNTS, LETTERS, POINTS, fold, lower, playable, sort_tiles
-from game.engine.kelimeki.lexicon import Lexicon, lexicon_for
-from game.engine.kelimeki.rules import InvalidWords, tax_shares
+from games.kelimeki.engine import GAME, board, rules
+from games.kelimeki.engine.alphabet import (
+    COUNTS,
+    LETTERS,
+    POINTS,
+    fold,
+    lower,
+    playable,
+    sort_tiles,
+)
+from games.kelimeki.engine.lexicon import Lexicon, lexicon_for
+from games.kelimeki.engine.rules import InvalidWords, tax_shares
 from tests.engine.kelimeki.helpers import P, make_state, snapshot
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.kelimeki.replay import run_scenario
+from games.kelimeki.engine.replay import run_scenario
 from tests.engine.kelimeki.scenario_cases import CASES, HERE
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.engine.king.cards import NAMES
-from game.engine.king.replay import run_scenario
+from games.king.engine.cards import NAMES
+from games.king.engine.replay import run_scenario
 
 # Seat s holds the 13 cards of suit s: 0 spades, 1 hearts, 2 clubs, 3 diamonds.
 BY_SUIT = [[r + s for r in "AKQJT98765432"] for s in "SHCD"]

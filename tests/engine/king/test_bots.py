@@ -9,11 +9,11 @@ import json
 import random
 from pathlib import Path
 
-from game.engine.king import GAME, bots
-from game.engine.king.cards import card
-from game.engine.king.hand import HandState
-from game.engine.king.match import MatchState
-from game.engine.king.simulate import simulate
+from games.king.engine import GAME, bots
+from games.king.engine.cards import card
+from games.king.engine.hand import HandState
+from games.king.engine.match import MatchState
+from games.king.engine.simulate import simulate
 
 from .helpers import BY_SUIT, choose, play
 from .test_rules import ROUND
@@ -158,8 +158,8 @@ def test_hard_leads_low_in_el_almaz():
 def test_simulate_and_bench_commands(capsys):
     """The simulation prints each level's mean score per hand with its 95% interval; the
     bench prints engine speed and bot move times (tiny runs here)."""
-    from game.engine.king import bench
-    from game.engine.king import simulate as sim
+    from games.king.engine import bench
+    from games.king.engine import simulate as sim
 
     assert sim.main(["--hands", "4", "--length", "4", "--seed", "3", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)

@@ -10,12 +10,12 @@ import pytest
 
 from game.engine import protocol, registry
 from game.engine.errors import RuleError
-from game.engine.king import GAME
-from game.engine.king.cards import card
-from game.engine.king.hand import HandState
-from game.engine.king.match import AWAY_AFTER_TIMEOUTS, WARNING_SECONDS, MatchState
-from game.engine.king.rules import timeout_card, timeout_contract
 from game.engine.protocol import InputError
+from games.king.engine import GAME
+from games.king.engine.cards import card
+from games.king.engine.hand import HandState
+from games.king.engine.match import AWAY_AFTER_TIMEOUTS, WARNING_SECONDS, MatchState
+from games.king.engine.rules import timeout_card, timeout_contract
 
 from .helpers import BY_SUIT, choose, play, run, timeout
 from .test_rules import KUPA_DEAL, ROUND

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.errors import EngineError
-from game.engine.king import GAME
-from game.engine.king.cards import NAMES, card, names
-from game.engine.king.contracts import CONTRACTS, HAND_TOTAL, PENALTY_CARDS
-from game.engine.king.match import MatchState
-from game.engine.king.replay import export_scenario, result_of, run_scenario
+from games.king.engine import GAME
+from games.king.engine.cards import NAMES, card, names
+from games.king.engine.contracts import CONTRACTS, HAND_TOTAL, PENALTY_CARDS
+from games.king.engine.match import MatchState
+from games.king.engine.replay import export_scenario, result_of, run_scenario
 
 PROPS = settings(max_examples=60, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])  # fmt: skip

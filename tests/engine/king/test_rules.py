@@ -8,8 +8,9 @@ import random
 import pytest
 
 from game.engine.errors import ActionFormatError, RuleError
-from game.engine.king import GAME
-from game.engine.king.cards import (
+from game.engine.protocol import InputError
+from games.king.engine import GAME
+from games.king.engine.cards import (
     DECK,
     HEART_CARDS,
     JACKS,
@@ -22,7 +23,7 @@ from game.engine.king.cards import (
     name,
     names,
 )
-from game.engine.king.contracts import (
+from games.king.engine.contracts import (
     HAND_TOTAL,
     PENALTIES,
     QUOTA,
@@ -31,11 +32,10 @@ from game.engine.king.contracts import (
     quota,
     refusal,
 )
-from game.engine.king.hand import HandState, apply
-from game.engine.king.match import NEXT_HAND_SECONDS, MatchState
-from game.engine.king.match import deal as deal_cards
-from game.engine.king.rules import trick_winner_index
-from game.engine.protocol import InputError
+from games.king.engine.hand import HandState, apply
+from games.king.engine.match import NEXT_HAND_SECONDS, MatchState
+from games.king.engine.match import deal as deal_cards
+from games.king.engine.rules import trick_winner_index
 
 from .helpers import BY_SUIT, choose, errors, play, run, timeout
 
@@ -647,7 +647,7 @@ def test_every_code_the_engine_raises_is_documented():
     import re
     from pathlib import Path
 
-    from game.engine.king import rules
+    from games.king.engine import rules
 
     src = "".join(p.read_text() for p in Path(rules.__file__).parent.glob("*.py"))
     raised = set(re.findall(r'Error\("([a-z_]+)"', src))

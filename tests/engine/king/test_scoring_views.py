@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import random
 
-from game.engine.king import GAME
-from game.engine.king.cards import card
-from game.engine.king.contracts import quota
-from game.engine.king.hand import HandState
-from game.engine.king.match import MatchState
-from game.engine.king.rules import score_tricks
-from game.engine.king.views import view_for
+from games.king.engine import GAME
+from games.king.engine.cards import card
+from games.king.engine.contracts import quota
+from games.king.engine.hand import HandState
+from games.king.engine.match import MatchState
+from games.king.engine.rules import score_tricks
+from games.king.engine.views import view_for
 
 from .helpers import BY_SUIT, choose, play, run, timeout
 from .test_rules import ROUND

@@ -1,5 +1,5 @@
 """The table's local check of the draft (static/js/kastet/groups.js, S-L8) is the
-engine's (game/engine/kastet/groups.py ``check_draft``): run under node on thousands of
+engine's (games/kastet/engine/groups.py ``check_draft``): run under node on thousands of
 random groups and pairs — okeys, fake okeys, 1 after 13, sets with repeated colours — the
 two must agree on every one, so that the table never marks a valid group red or a
 refused one green (the server's answer on *Aç* stays the truth)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from game.engine.kastet.groups import check_draft
+from games.kastet.engine.groups import check_draft
 from tests.nodejs import map_in_node
 
 

@@ -16,8 +16,8 @@ import pytest
 from django.urls import reverse
 
 from game import services
-from game.engine.kastet import GAME as KASTET
 from game.models import HandResult, Match
+from games.kastet.engine import GAME as KASTET
 from lobby import history
 from tests.clients import client_for
 from tests.history.play import play_as_humans

@@ -78,10 +78,10 @@ def test_the_table_page_in_english(players):
 
 
 def test_every_engine_code_has_a_message():
-    """Every refusal the engine can give (game/engine/kastet/rules.py CODES) reaches the
+    """Every refusal the engine can give (games/kastet/engine/rules.py CODES) reaches the
     player as a sentence of their language, never as a code."""
-    from game.engine.kastet.rules import CODES
     from game.templatetags.kastet_table import kastet_strings
+    from games.kastet.engine.rules import CODES
 
     errors = kastet_strings()["errors"]
     assert set(CODES) <= set(errors), set(CODES) - set(errors)

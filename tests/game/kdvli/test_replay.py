@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from game import services
-from game.engine.kdvli import GAME as KDVLI
 from game.models import HandResult, Match
+from games.kdvli.engine import GAME as KDVLI
 from lobby import history
 from tests.clients import client_for
 from tests.history.play import play_as_humans

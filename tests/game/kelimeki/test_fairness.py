@@ -9,8 +9,8 @@ import random
 import pytest
 from django.test import Client
 
-from game.engine.kelimeki import GAME, rules
 from game.fairness import verify_url
+from games.kelimeki.engine import GAME, rules
 
 
 def _game(seed="fair", players=2):

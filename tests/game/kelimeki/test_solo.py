@@ -12,10 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from game.engine.kelimeki import GAME, bots
 from game.kelimeki_solo import SESSION_KEY
 from game.kelimeki_table import final_result
 from game.models import Match
+from games.kelimeki.engine import GAME, bots
 
 pytestmark = pytest.mark.django_db
 
@@ -256,7 +256,7 @@ def test_a_broken_saved_game_is_dropped_not_a_crash():
 
 
 def test_an_ai_that_fails_passes_instead_of_leaving_the_guest_stuck(monkeypatch):
-    from game.engine.kelimeki import bots as bot_module
+    from games.kelimeki.engine import bots as bot_module
 
     client = Client()
     frame = start(client)

@@ -9,11 +9,11 @@ import random
 
 from django.test import Client
 
-from game.engine.king import GAME
-from game.engine.king.cards import NAMES
-from game.engine.king.match import recorded_check
-from game.engine.king.simulate import play_hand
 from game.fairness import verify_url
+from games.king.engine import GAME
+from games.king.engine.cards import NAMES
+from games.king.engine.match import recorded_check
+from games.king.engine.simulate import play_hand
 
 
 def _match(seed="king-fair"):

@@ -16,10 +16,10 @@ from django.urls import reverse
 
 from game import services
 from game.engine import registry
-from game.engine.king import GAME
-from game.engine.king.match import recorded_check
 from game.fairness import verify_url
 from game.models import Match
+from games.king.engine import GAME
+from games.king.engine.match import recorded_check
 from lobby.models import Table
 from tests.clients import client_for, page_strings
 from tests.history.play import play_as_humans

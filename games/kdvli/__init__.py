@@ -1,0 +1,2 @@
+"""KDVli Okey's home: its rules engine (``engine/``, pure Python, docs/rules/kdvli.md) and its
+web side (templates, static files, strings and pages) as one Django app."""

@@ -1,0 +1,2 @@
+"""Kelimeki's home: its rules engine (``engine/``, pure Python, docs/rules/kelimeki.md) and its
+web side (templates, static files, strings and pages) as one Django app."""
