@@ -28,8 +28,9 @@ class User(AbstractUser):
         help_text=_("Empty while banned: the ban is permanent."),
     )
     ban_reason = models.CharField(_("ban reason"), max_length=500, blank=True)
-    # K-X1: the trial hand was completed or skipped; it is no longer offered.
-    trial_done = models.BooleanField(_("trial hand done"), default=False)
+    # the games whose guided first hand (KÜT's trial hand, K-X1) was completed or skipped:
+    # it is no longer offered for them (``game.tutorial``)
+    tutorials_done = models.JSONField(_("guided first hands done"), default=list, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -49,7 +49,7 @@ class MatchSeatInline(admin.TabularInline):
 
 class HandResultInline(admin.TabularInline):
     model = HandResult
-    fields = ("hand_no", "task_no", "finisher", "scores")
+    fields = ("hand_no", "scores", "detail")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -140,7 +140,7 @@ class MatchActionAdmin(ReadOnlyAdmin):
 
 @admin.register(HandResult)
 class HandResultAdmin(ReadOnlyAdmin):
-    list_display = ("match", "hand_no", "task_no", "finisher", "scores", "created_at")
+    list_display = ("match", "hand_no", "scores", "created_at")
     search_fields = ("match__id",)
-    readonly_fields = ("match", "hand_no", "task_no", "finisher", "scores", "lines", "created_at")
+    readonly_fields = ("match", "hand_no", "scores", "detail", "created_at")
     fields = readonly_fields

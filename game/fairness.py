@@ -3,7 +3,8 @@
 When a hand starts every seat's view carries ``fair.commitment`` =
 SHA-256("kut-deal-v1|" + salt + "|" + the dealt order, faces joined by commas)
 (``game.engine.fair.commitment``); when the hand is over the view adds ``fair.salt`` and
-``fair.order``.  ``/verify/?commitment=…&salt=…&order=R7,K3,…`` recomputes the hash
+``fair.order``.  Which game's deal an order is, and how to describe it, each game's web
+side says (``deal_description``).  ``/verify/?commitment=…&salt=…&order=R7,K3,…`` recomputes the hash
 **in the browser** (``static/js/verify.js``, ``crypto.subtle.digest``), so nobody has
 to take the server's word for it: if it equals the commitment, the deal was fixed
 before the first move and not changed afterwards.  The server only checks the shape of
@@ -22,35 +23,26 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from games.okey.engine.tiles import NUM_TILES
+from game.engine import registry
+from game.web import web
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _SALT = re.compile(r"[0-9a-fA-F]{1,128}")
-_FACE = re.compile(r"(?:[RYBK](?:1[0-3]|[1-9])|F)")
-_SECRET = re.compile(r"#[0-9a-f]{1,32}")
+MAX_ORDER = 2000  # characters: the longest dealt order of any game, with room for spaces
 
 
-def _letter_order(tiles: list[str]) -> bool:
-    """Kelimeki's committed order (``games.kelimeki.engine.fair_order``): its 100 letter
-    tiles (``*`` a joker), then ``#`` + the exchanges' secret in hex."""
-    from games.kelimeki.engine.alphabet import COUNTS
-
-    return (len(tiles) == sum(COUNTS.values()) + 1 and _SECRET.fullmatch(tiles[-1]) is not None
-            and all(t in COUNTS for t in tiles[:-1]))  # fmt: skip
-
-
-def _card_order(cards: list[str]) -> bool:
-    """King's committed deal (``games.king.engine.match.deal_order``): the 52 cards, each
-    seat's 13 in seat order (G-C2 notation, each card once)."""
-    from games.king.engine.cards import NAMES
-
-    return len(cards) == len(NAMES) and set(cards) == set(NAMES)
-
-
-def order_kind(order: list[str]) -> str:
-    """What a valid order is the deal of: ``letters`` (Kelimeki's bag), ``cards``
-    (King) or ``tiles`` (the okey games)."""
-    return "letters" if _letter_order(order) else "cards" if _card_order(order) else "tiles"
+def describe(order: list[str]) -> tuple[str, str] | None:
+    """What ``order`` is the dealt order of, as the verify page says it (a label and a
+    line), asking each registered game's web side (``deal_description``); None when it is
+    no game's."""
+    for key in registry.GAMES:
+        try:
+            found = web(key).deal_description(order)
+        except ImportError:
+            continue
+        if found is not None:
+            return found
+    return None
 
 
 def verify_url(fair: dict) -> str:
@@ -77,10 +69,10 @@ class VerifyForm(forms.Form):
     )
     order = forms.CharField(
         label=_("Dealt order (revealed after the hand)"),
-        max_length=NUM_TILES * 6,  # room for spaces after the commas (Kelimeki's fits too)
+        max_length=MAX_ORDER,
         help_text=_(
-            "The tiles separated by commas, e.g. R7,K13,F,…: the indicator, each "
-            "seat's rack in seat order, then the deck from the top."
+            "The tiles, cards or letters separated by commas, exactly as the finished "
+            "hand's link gives them."
         ),  # fmt: skip
         error_messages={"required": _("Enter the dealt order.")},
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
@@ -99,18 +91,13 @@ class VerifyForm(forms.Form):
         return value.lower()
 
     def clean_order(self) -> list[str]:
-        tiles = [t.strip() for t in self.cleaned_data["order"].split(",")]
-        if _letter_order(tiles) or _card_order(tiles):  # Kelimeki's bag, King's deal (P-2)
-            return tiles
-        if len(tiles) != NUM_TILES or not all(_FACE.fullmatch(t) for t in tiles):
+        order = [t.strip() for t in self.cleaned_data["order"].split(",")]
+        if describe(order) is None:
             raise forms.ValidationError(
-                _(
-                    "The order lists all %(n)d tiles, each like R7, K13 or F (or a King "
-                    "deal's 52 cards, each like AS, TH or 2D), separated by commas."
-                )
-                % {"n": NUM_TILES}  # fmt: skip
-            )
-        return tiles
+                _("This is not the dealt order of a hand of any game here: copy it from "
+                  "the finished hand's link.")
+            )  # fmt: skip
+        return order
 
 
 @require_GET
@@ -124,7 +111,7 @@ def verify(request: HttpRequest) -> HttpResponse:
             "commitment": form.cleaned_data["commitment"],
             "salt": form.cleaned_data["salt"],
             "order": form.cleaned_data["order"],
-            "kind": order_kind(form.cleaned_data["order"]),
+            "about": describe(form.cleaned_data["order"]),
         }
     return render(request, "game/verify.html", {"form": form, "check": check},
                   status=400 if asked and check is None else 200)  # fmt: skip

@@ -1,7 +1,7 @@
 """What a client receives: one seat's view of the hand plus the public match facts.
 
 No frame ever holds another seat's tiles, the deck order or the seed (P-1; the views
-come from ``games.kut.engine.views``, which decides what a seat may see).
+come from the game's ``view_for``, which decides what a seat may see).
 """
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from __future__ import annotations
 import orjson
 from django.utils import timezone
 
-from game import changes, rematch, trial
+from game import changes, portal, rematch
 from game.engine import registry
-from games.kut.engine.timing import WARNING_SECONDS
 
 
 def _name(user) -> str:
@@ -56,7 +55,6 @@ def match_info(match, seats, st=None) -> dict:
         "game": match.game,
         "status": match.status,
         "rated": match.rated,
-        "tasks": match.tasks,
         "options": match.options,
         "level": match.level,
         "partners": match.partners,
@@ -71,15 +69,15 @@ def match_info(match, seats, st=None) -> dict:
         "deadline": _ms(match.deadline),
         "turn_started": _ms(match.turn_started),
         "server_time": _ms(timezone.now()),
-        # the last seconds of a turn are shown as a warning (K-N6, P-6)
-        "warning_seconds": WARNING_SECONDS,
+        # the last seconds of a turn are shown as a warning (P-6)
+        "warning_seconds": portal.WARN_SECONDS,
         "host_id": match.host_id,
         "kind": match.kind,
         # when the next bot move is due: the countdown of a claim window (K-C1, K-C5)
         "bot_due": _ms(match.bot_due),
     }  # fmt: skip
-    if match.kind == match.Kind.TRIAL and st is not None and st.hand:
-        info["trial"] = trial.progress(st.hand)  # K-X1: step and hint
+    if match.kind == match.Kind.TRIAL and st is not None:
+        info["trial"] = spec.tutorial.progress(st)  # K-X1: the guided hand's step and hint
     if match.rematch_offer:
         info["rematch"] = rematch.frame_info(match, seats)  # K-X2
     return info
@@ -147,13 +145,12 @@ def frame_parts(match, seats, st=None, watchers: bool = False, skip=(),
 
 
 def _views(spec, st, seats: list) -> list:
-    """The views of ``seats`` (None: the watchers); one call to the game's optional
-    ``views_for`` (its public part built once, issue 22) when it has one."""
+    """The views of ``seats`` (None: the watchers): one call to the game's ``views_for``
+    (a game may build the public part once for all, issue 22)."""
     if st is None:
         return [None] * len(seats)
-    many = getattr(spec, "views_for", None)
-    if many is not None and len(seats) > 1:
-        return many(st, seats)
+    if len(seats) > 1:
+        return spec.views_for(st, seats)
     return [spec.view_for(st, seat) for seat in seats]
 
 

@@ -4,7 +4,7 @@ A guest (or a logged-in player) plays one human seat (seat 0, W-M1) against 1 or
 seats.  The game lives in the visitor's Django session (server side: the bag order and
 the AI's racks never reach the browser, W-T5, P-1) — no ``Match`` row, nothing in the
 history, rankings or k-lig (W-X1).  The table is the same page and script as a live
-match (templates/game/kelimeki/table.html, static/js/kelimeki/board.js) with an HTTP
+match (games/kelimeki/templates/kelimeki/table.html, static/js/kelimeki/board.js) with an HTTP
 transport: the browser POSTs ``{"action": {...}, "version": v}`` as JSON and gets back
 a frame shaped like the match socket's (``{type: "state", version, match, me, hand}``,
 game/frames.py), the AI's replies already applied.  Bad input answers
@@ -31,8 +31,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from game.engine.errors import ActionFormatError, RuleError
 from game.engine.fair import SeededRNG, new_seed
-from game.kelimeki_table import kelimeki_strings
 from games.kelimeki.engine import GAME
+from games.kelimeki.web import kelimeki_strings
 
 logger = logging.getLogger(__name__)
 
@@ -203,7 +203,7 @@ def solo_page(request: HttpRequest) -> HttpResponse:
         "seeds_allowed": seeds_allowed(),
         "seat": HUMAN,
     }
-    return render(request, "game/kelimeki/table.html", context)
+    return render(request, "kelimeki/table.html", context)
 
 
 @require_POST

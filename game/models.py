@@ -24,11 +24,12 @@ class Match(models.Model):
 
     class Kind(models.TextChoices):
         NORMAL = "normal", _("Match")
-        TRIAL = "trial", _("Trial hand")  # K-X1: recorded nowhere (no history, no ranking)
+        # a game's guided first hand (its ``tutorial``; KÜT's trial hand, K-X1): recorded nowhere
+        TRIAL = "trial", _("Trial hand")
 
-    game = models.CharField(max_length=20, default="kut")  # a key of game.engine.registry
+    game = models.CharField(max_length=20)  # a key of game.engine.registry
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
-    # the game's own options, as its GAME.clean_options returned them (KÜT: {"tasks": 8})
+    # the game's own options, as its GAME.clean_options returned them
     options = models.JSONField(default=dict, blank=True)
     level = models.CharField(max_length=8, default="orta")  # P-7: acemi / orta / usta
     move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # P-6 (rated)
@@ -66,11 +67,6 @@ class Match(models.Model):
     @property
     def running(self) -> bool:
         return self.status in (self.Status.PLAYING, self.Status.BETWEEN)
-
-    @property
-    def tasks(self) -> int | None:
-        """KÜT's number of tasks (K-M2), one of its options."""
-        return (self.options or {}).get("tasks")
 
 
 class MatchSeat(models.Model):
@@ -167,12 +163,14 @@ class MatchAction(models.Model):
 
 
 class HandResult(models.Model):
+    """One finished hand: every seat's score and the game's own detail of it (its
+    ``protocol.HandResult.detail``: KÜT's task, finisher and reasons, K-S…; KDVli's
+    multiplier…), which only the game's web side reads (``game.web``)."""
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hand_results")
     hand_no = models.PositiveSmallIntegerField()
-    task_no = models.PositiveSmallIntegerField()
-    finisher = models.PositiveSmallIntegerField(null=True, blank=True)
-    scores = models.JSONField()  # four hand scores
-    lines = models.JSONField()  # the reasons per seat (kut.md section 9)
+    scores = models.JSONField()  # one hand score per seat
+    detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -48,7 +48,7 @@ def own_clock_games() -> list[str]:
     out = []
     for key in registry.GAMES:
         try:
-            if getattr(registry.get(key), "move_seconds_for", None) is not None:
+            if registry.get(key).move_seconds_for is not None:
                 out.append(key)
         except ImportError:
             continue

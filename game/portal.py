@@ -33,7 +33,7 @@ class PortalError(ValueError):
 def move_seconds(game, value: int | None) -> int | None:
     """P-6: the move time of a rated table of ``game`` (a protocol Game).  None for a
     game with its own clock (``move_seconds_for``: Kelimeki's days, W-X3)."""
-    if getattr(game, "move_seconds_for", None) is not None:
+    if game.move_seconds_for is not None:
         return None
     if game.fixed_move_seconds or value is None:
         return game.default_move_seconds  # KÜT keeps its fixed 45 s (K-N6)
@@ -127,22 +127,7 @@ def partner_leave_outcomes(seat: int, completed_totals: Sequence[int] | None,
     return LEFT_LOSS, LAST
 
 
-# --- optional protocol hints (game/engine/protocol.py), read with their defaults -----------
-
-
-def practice_tables(game) -> bool:
-    """P-3: whether the game has test tables (Kelimeki has none, W-X5)."""
-    return bool(getattr(game, "practice_tables", True))
-
-
-def ranked_by_level(game) -> bool:
-    """P-7: one ranking per level (Kelimeki's k-lig is one table for all, W-L1)."""
-    return bool(getattr(game, "ranked_by_level", True))
-
-
-def leaving_rules(game) -> bool:
-    """P-5, P-11, P-12, P-13 (Kelimeki: not, W-X5)."""
-    return bool(getattr(game, "leaving_rules", True))
+# --- the registered games --------------------------------------------------------------------
 
 
 def games_without_leaving_rules() -> list[str]:
@@ -152,7 +137,7 @@ def games_without_leaving_rules() -> list[str]:
     out = []
     for key in registry.GAMES:
         try:
-            if not leaving_rules(registry.get(key)):
+            if not registry.get(key).leaving_rules:
                 out.append(key)
         except ImportError:
             continue
@@ -162,4 +147,4 @@ def games_without_leaving_rules() -> list[str]:
 def ranking_level(game, level: str) -> str:
     """The level a ranking row of ``game`` is kept under: the table's (P-7), or ``""``
     for a game ranked across levels."""
-    return level if ranked_by_level(game) else ""
+    return level if game.ranked_by_level else ""

@@ -4,10 +4,10 @@ The flow — an invitation, then the start:
 
 1. **Offer.** When a match has finished, its host (who must still be seated) picks
    the game's rematch choice (``choices_for``: KÜT's 5, 8 or 12 tasks, King's length,
-   KDVli's hands; a game without one has a plain rematch, ``tasks`` None)
+   KDVli's hands; a game without one has a plain rematch, ``choice`` None)
    (``rematch_offer``).  The invitation is stored on the finished match
    (``Match.rematch_offer``) and every seat sees it in its frame (``match.rematch``).
-   Offering again before the start changes the tasks and asks everyone again.
+   Offering again before the start changes the choice and asks everyone again.
 2. **Answers.** Each other human still seated accepts or declines
    (``rematch_answer``).  Players who left the match (K-X3) are not asked: bots take
    their seats.
@@ -37,24 +37,20 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from game import portal
 from game.engine import registry
 from game.models import Match, MatchSeat
-
-TASK_CHOICES = (5, 8, 12)  # KÜT's (K-X2); KÜT declares them as its rematch_choice
 
 
 def choices_for(game: str) -> tuple[str | None, tuple[int, ...]]:
     """The game's own option a rematch chooses again, and its values (GAME.rematch_choice:
-    KÜT's tasks, K-X2; King's length, G-X5; KDVli's hands).  The offer keeps the number
-    under "tasks" for every game.  A game without ``rematch_choice`` (or one the registry
+    KÜT's tasks, K-X2; King's length, G-X5; KDVli's hands).  The offer keeps the chosen
+    value as its ``choice``.  A game without a ``rematch_choice`` (or one the registry
     does not know) has a plain rematch: ``(None, ())`` — nothing is chosen again and its
-    options are kept as they were (no KÜT tasks are forced on it)."""
+    options are kept as they were."""
     try:
-        game_obj = registry.get(game)
+        option, values = registry.get(game).rematch_choice or (None, ())
     except (KeyError, ImportError):
         return None, ()
-    option, values = getattr(game_obj, "rematch_choice", None) or (None, ())
     return option, tuple(values)
 
 
@@ -119,20 +115,22 @@ def _after_commit(match_id: int) -> None:
     transaction.on_commit(send)
 
 
-def rematch_offer(match_id: int, user, tasks: int | None, *, may_play: Callable | None = None,
+def rematch_offer(match_id: int, user, choice: int | None, *,
+                  may_play: Callable | None = None,
                   now: datetime | None = None) -> Match | None:  # fmt: skip
-    """The host invites the players to a rematch of ``tasks`` tasks.  Returns the new
-    match when it could start at once (nobody to ask), else None."""
+    """The host invites the players to a rematch, with ``choice`` the value of the
+    game's rematch option (KÜT's 5, 8 or 12 tasks…).  Returns the new match when it could
+    start at once (nobody to ask), else None."""
     now = now or timezone.now()
-    if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, int)):
-        raise _error("bad_tasks")
+    if choice is not None and (isinstance(choice, bool) or not isinstance(choice, int)):
+        raise _error("bad_choice")
     with transaction.atomic():
         match = _locked(match_id)
         values = choices_for(match.game)[1]
-        if not values and tasks in (None, 0):
-            tasks = None  # a plain rematch: nothing to choose (0 = the form sent none)
-        elif tasks not in values:
-            raise _error("bad_tasks")
+        if not values and choice in (None, 0):
+            choice = None  # a plain rematch: nothing to choose (0 = the form sent none)
+        elif choice not in values:
+            raise _error("bad_choice")
         _check_open(match)
         seats = _seats(match)
         host = _host_seat(match, seats)
@@ -143,7 +141,7 @@ def rematch_offer(match_id: int, user, tasks: int | None, *, may_play: Callable 
         if may_play is not None and not may_play(host.user, match):
             raise _error("may_not_play")
         match.rematch_offer = {
-            "tasks": tasks,
+            "choice": choice,
             "by": host.user_id,
             "at": now.isoformat(),
             "answers": {},
@@ -216,7 +214,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
     options = dict(match.options or {})
     option = choices_for(match.game)[0]
     if option is not None:
-        options[option] = offer["tasks"]
+        options[option] = _choice(offer)
     new = services.match_create(
         game=match.game,
         options=options,
@@ -230,7 +228,7 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
         host=match.host,
         now=now,
         rematch_of=match,
-        leave_others=portal.leaving_rules(registry.get(match.game)),  # P-5 (not W-X4)
+        leave_others=registry.get(match.game).leaving_rules,  # P-5 (not W-X4)
     )
     match.rematch_offer = {**offer, "match_id": new.pk}
     match.save(update_fields=["rematch_offer"])
@@ -239,16 +237,21 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
 
 def frame_info(match: Match, seats: list[MatchSeat]) -> dict | None:
     """What every seat's frame shows of the invitation (``match.rematch``): public facts
-    only (the tasks, who is asked, who answered what, the new match once started)."""
+    only (the choice, who is asked, who answered what, the new match once started)."""
     offer = match.rematch_offer or {}
     if not offer:
         return None
     new_id = offer.get("match_id")
     return {
-        "tasks": offer.get("tasks"),
+        "choice": _choice(offer),
         "by": offer.get("by"),
         "asked": asked_seats(match, seats),
         "answers": dict(offer.get("answers") or {}),
         "match_id": new_id,
         "url": reverse("game:match", args=[new_id]) if new_id else None,
     }
+
+
+def _choice(offer: dict):
+    """The offer's chosen value (kept as ``tasks`` by offers made before issue 28)."""
+    return offer.get("choice", offer.get("tasks"))

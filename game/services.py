@@ -23,15 +23,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import portal, rows, trial
-from game.engine import registry
+from game import portal, rows, tutorial
+from game.engine import protocol, registry
 from game.engine.errors import EngineError
 from game.engine.fair import SeededRNG, new_seed
 from game.engine.protocol import InputError
 from game.models import HandResult, Match, MatchAction, MatchSeat
-from games.kut.engine import bots
 
-BOT_LEVELS = bots.LEVELS
+BOT_LEVELS = protocol.BOT_LEVELS
 # action types only the server sends, for every game: a seat's time running out is the
 # timer's (K-N7; the game's on_timeout); a player sending one is refused (issue 16)
 SERVER_TYPES = ("timeout",)
@@ -62,10 +61,10 @@ def _now(now: datetime | None) -> datetime:
 def _turn_seconds(match: Match) -> int:
     """P-6: the table's move time; KÜT's fixed 45 s (K-N6) is ``KUT_TURN_SECONDS``; a
     game's own clock (``move_seconds_for``, Kelimeki's W-X3) comes first."""
-    own = getattr(registry.get(match.game), "move_seconds_for", None)
-    if own is not None:
-        return own(match.options or {})
-    if match.move_seconds and not registry.get(match.game).fixed_move_seconds:
+    spec = registry.get(match.game)
+    if spec.move_seconds_for is not None:
+        return spec.move_seconds_for(match.options or {})
+    if match.move_seconds and not spec.fixed_move_seconds:
         return match.move_seconds
     return settings.KUT_TURN_SECONDS
 
@@ -174,14 +173,11 @@ def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
     results = spec.hand_results(st)
     if len(results) > match.hand_results.count():  # a void hand has no result (V-E2)
         result = results[-1]
-        detail = result.detail or {}
         HandResult.objects.create(
-            match=match, hand_no=result.hand_no, task_no=detail.get("task_no") or 0,
-            finisher=detail.get("finisher"), scores=result.scores,
-            lines=detail.get("lines") or [{} for _ in result.scores],
-        )  # fmt: skip
+            match=match, hand_no=result.hand_no, scores=result.scores, detail=result.detail or {}
+        )
     if match.kind == Match.Kind.TRIAL:
-        trial.finish(st)  # K-X1: the trial match ends with its one hand
+        spec.tutorial.finish(st)  # K-X1: a guided first hand ends with its one hand
     if spec.match_over(st) or match.kind == Match.Kind.TRIAL:
         match.status = Match.Status.FINISHED
         match.finished_at = now
@@ -289,16 +285,16 @@ def _locked_with_seats(match_id: int) -> tuple[Match, list[MatchSeat] | None]:
 # --- creating and starting ----------------------------------------------------------------
 
 
-def match_create(*, users: list, game: str = "kut", options: dict | None = None,
-                 tasks: int | None = None, bot_levels: list | None = None, rated=True,
+def match_create(*, users: list, game: str, options: dict | None = None,
+                 bot_levels: list | None = None, rated=True,
                  level: str = "orta", move_seconds: int | None = None, partners: bool = False,
                  watchers_allowed=False, host=None, seed: str | None = None,
                  now: datetime | None = None, rematch_of=None,
                  kind: str = Match.Kind.NORMAL, leave_others: bool = False) -> Match:  # fmt: skip
     """Create a match of ``game`` (a user or None per seat; None seats get a bot of
     ``bot_levels[seat]``, default the table level's, P-7) and deal hand 1
-    (``match_start``).  ``options`` are the game's own (``tasks`` is KÜT's, kept as a
-    shorthand).  ``kind`` "trial": the scripted trial hand (``game.trial``, K-X1).
+    (``match_start``).  ``options`` are the game's own (its ``clean_options`` checks
+    them).  ``kind`` "trial": the game's guided first hand (``game.tutorial``).
     ``leave_others``: the players start this match themselves (the practice form, a
     lobby table, a rematch): P-5, it counts as leaving the rated matches of the same
     game they still sit in."""
@@ -307,8 +303,6 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
     except KeyError:
         raise ServiceError("bad_game") from None
     options = dict(options or {})
-    if tasks is not None:
-        options["tasks"] = tasks
     if spec.partners:
         options["partners"] = bool(partners)  # P-8: the game scores teams itself
     elif partners:
@@ -316,7 +310,7 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
     try:
         options = spec.clean_options(options)
     except InputError:
-        raise ServiceError("bad_tasks" if "tasks" in options else "bad_options") from None
+        raise ServiceError("bad_options") from None
     if len(users) not in spec.seat_counts:
         raise ServiceError("four_seats" if spec.seat_counts == (4,) else "bad_seat_count")
     try:
@@ -359,7 +353,7 @@ def match_create(*, users: list, game: str = "kut", options: dict | None = None,
     return match
 
 
-def leave_rated_matches(user, game: str = "kut", now: datetime | None = None) -> list[int]:
+def leave_rated_matches(user, game: str, now: datetime | None = None) -> list[int]:
     """P-5: starting a new match of the same game counts as leaving every rated match
     of that game the player is still seated in and that is still running (K-X3: a bot
     takes the seat; the ranking counts the leave when that match ends).  Returns their
@@ -392,10 +386,10 @@ def match_start(match: Match, now: datetime) -> None:
 
 
 def match_initial_state(match: Match):
-    """The state before the first move: hand 1 dealt from the seed, or the trial
-    hand's scripted deal."""
+    """The state before the first move: hand 1 dealt from the seed, or the guided first
+    hand's scripted deal (the game's ``tutorial``)."""
     if match.kind == Match.Kind.TRIAL:
-        return trial.initial_state(match.seed)
+        return _spec(match).tutorial.initial_state(match.seed)
     seats = match.seats.count() or max(_spec(match).seat_counts)
     return _spec(match).new_match(match.options, seats, _rng_for_hand(match.seed, 1))
 
@@ -436,7 +430,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         turn_before = _turn_key(spec, st)
         try:
             if match.kind == Match.Kind.TRIAL and actor == MatchAction.Actor.HUMAN:
-                trial.check_action(st.hand, seat, action)  # K-X1: keep to the script
+                spec.tutorial.check_action(st, seat, action)  # K-X1: keep to the script
             events += spec.apply(st, seat, action, _ts(now))
         except EngineError as exc:
             error = exc
@@ -449,7 +443,7 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                     s.save(update_fields=["away", "away_since"])
             _finish_hand_if_over(match, spec, st, now)
             if match.kind == Match.Kind.TRIAL:
-                trial.note_progress(match, st.hand, seats)
+                tutorial.note_progress(match, st, seats)
             kind = action.get("type", "") if isinstance(action, dict) else ""
             _save(match, spec, st, seats, now, turn_before,
                   (seat, kind, spec.log_form(action), actor))  # fmt: skip
@@ -600,8 +594,8 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
     acting = spec.to_act(st)
     choice = None
     if match.kind == Match.Kind.TRIAL:
-        choice = trial.bot_choice(st.hand, botset)  # K-X1: scripted moves, or wait
-        if turn_only and choice is not None and choice != trial.WAIT and choice[0] not in acting:
+        choice = spec.tutorial.bot_choice(st, botset)  # K-X1: scripted moves, or wait
+        if turn_only and choice is not None and choice != protocol.WAIT and choice[0] not in acting:
             choice = None
     if choice is None:
         others = [] if turn_only else [s for s in spec.may_act(st) if s not in acting]
@@ -615,7 +609,7 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
             if action is not None:
                 choice = (s, action)
                 break
-    if choice is None or choice == trial.WAIT:
+    if choice is None or choice == protocol.WAIT:
         return None
     seat, action = choice
     turn_before = _turn_key(spec, st)
@@ -730,7 +724,7 @@ def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None
         if any(s.user_id == user.pk or s.left_user_id == user.pk for s in seats):
             raise ServiceError("already_in_match")  # a leaver does not come back (P-5)
         s = seats[seat_no]
-        if not s.left or s.user_id is None or not portal.leaving_rules(_spec(match)):
+        if not s.left or s.user_id is None or not _spec(match).leaving_rules:
             raise ServiceError("seat_not_vacant")  # W-X5: no P-12 where leaving forfeits
         if s.request_user_id is not None and s.request_user_id != user.pk:
             raise ServiceError("seat_requested")
@@ -832,11 +826,10 @@ def _forfeits(spec, st, seat: int, now: datetime) -> bool:
     ``forfeit``: leaving is that game's forfeit of the seat (Kelimeki W-X5, W-E6) — the
     engine takes it out of play instead of a bot playing on for it.  False when the game
     has no such hook or the engine had nothing to do (the seat forfeited already)."""
-    hook = getattr(spec, "forfeit", None)
-    if hook is None or portal.leaving_rules(spec):
+    if spec.forfeit is None or spec.leaving_rules:
         return False
     try:
-        hook(st, seat, _ts(now))
+        spec.forfeit(st, seat, _ts(now))
     except EngineError:
         return False
     return True
@@ -975,7 +968,7 @@ def match_replay_iter(match: Match):
         elif act.kind not in ("leave", "abandon", "replace"):
             spec.apply(st, act.seat, act.payload, now)
         if match.kind == Match.Kind.TRIAL and spec.hand_over(st):
-            trial.finish(st)
+            spec.tutorial.finish(st)
         yield act, st
 
 

@@ -75,13 +75,12 @@ def sweep(now: datetime) -> int:
 def _no_leaving_rules() -> list[str]:
     """The games whose GAME says ``leaving_rules = False`` (Kelimeki, W-X3: closing the
     page is not leaving; only its move deadline ends a player's game)."""
-    from game import portal
     from game.engine import registry
 
     out = []
     for key in registry.GAMES:
         try:
-            if not portal.leaving_rules(registry.get(key)):
+            if not registry.get(key).leaving_rules:
                 out.append(key)
         except ImportError:
             continue

@@ -49,7 +49,8 @@ PUBLISH_CONNECTIONS = 16  # per event loop, for publishing from async code
 
 
 def _prefix() -> str:
-    return f"{settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('prefix', 'kut')}.fanout."
+    prefix = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix") or "site"
+    return f"{prefix}.fanout."
 
 
 def _encode(parts: Sequence[str | None]) -> bytes:

@@ -23,6 +23,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from game.engine import registry
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on", "y", "t"}
@@ -111,6 +113,9 @@ INSTALLED_APPS = [
     "accounts",
     "game",
     "lobby",
+    # the games' homes (one Django app each), from the one list of games
+    "games.okey",
+    *registry.homes(),
 ]
 
 MIDDLEWARE = [

@@ -9,11 +9,21 @@ import secrets
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
+
+from game.engine import registry
+from game.web import web
+from lobby.games import playable_cards
 
 logger = logging.getLogger(__name__)
 
@@ -24,11 +34,27 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
-def guide(request: HttpRequest) -> HttpResponse:
-    """*Nasıl Oynanır*: the rules guide (kut.md in the site's own words), one template per
-    language: long prose reads better whole than cut into catalogue entries."""
-    language = "tr" if (get_language() or "tr").startswith("tr") else "en"
-    return render(request, f"guide/kut_{language}.html", {"guide_language": language})
+def _language() -> str:
+    return "tr" if (get_language() or "tr").startswith("tr") else "en"
+
+
+def guides(request: HttpRequest) -> HttpResponse:
+    """*Nasıl Oynanır*: the games that have a rules guide, each linked to it."""
+    cards = [c for c in playable_cards() if web(c.key).guide_template(_language())]
+    return render(request, "guide/index.html", {"cards": cards})
+
+
+def guide(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rules guide (its spec in the site's own words; ``game.web``), one template
+    per language: long prose reads better whole than cut into catalogue entries."""
+    if game not in registry.GAMES:
+        raise Http404
+    language = _language()
+    template = web(game).guide_template(language)
+    if template is None:
+        raise Http404
+    context = {"guide_language": language, "game": game, "game_name": registry.get(game).name}
+    return render(request, template, context)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -54,11 +54,11 @@ class TableInviteInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "host", "tasks", "rated", "private", "status", "created_at")
+    list_display = ("id", "game", "host", "options", "rated", "private", "status", "created_at")
     list_filter = ("status", "rated", "private", "game")
     search_fields = ("host__username", "host__display_name", "id")
     readonly_fields = (
-        "game", "host", "tasks", "rated", "private", "bots_allowed", "bot_level",
+        "game", "host", "options", "rated", "private", "bots_allowed", "bot_level",
         "watchers_allowed", "status", "match", "created_at", "started_at", "closed_at",
     )  # fmt: skip
     inlines = (TableSeatInline, TableInviteInline)

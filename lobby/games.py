@@ -2,17 +2,13 @@
 
 Everything the lobby, the home page, the leaderboard, "Maçlarım" and the profiles know
 about the games comes from here, and everything here comes from the registry
-(``game.engine.registry``) and from each game's own templates:
+(``game.engine.registry``) and from each game's web side (``game.web``): its card (the
+game's name and one-line description), its options in the create-table dialog (posted as
+``opt_<name>``) and a table's options as badges, each the game's own template or the
+platform's generic one.
 
-* ``templates/game/<key>/card.html`` — the game's name and one-line description on its
-  card (fallback ``game/_card.html``);
-* ``templates/game/<key>/options.html`` — the game's own options in the create-table
-  dialog, posted as ``opt_<name>`` (fallback ``game/_options.html``: none);
-* ``templates/game/<key>/summary.html`` — a table's options as badges in the table
-  list (fallback ``game/_summary.html``: none).
-
-A game whose package is not there yet, or whose GAME names no table template
-(``registry.playable``), is shown as coming soon (*yakında*) and cannot be chosen.
+A game whose engine is not there yet, or whose web side names no table
+(``game.web.playable``), is shown as coming soon (*yakında*) and cannot be chosen.
 """
 
 from __future__ import annotations
@@ -20,21 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.template import TemplateDoesNotExist
-from django.template.loader import select_template
 
 from game import portal
+from game import web as game_web
 from game.engine import registry
 from game.models import Match, MatchSeat
 from lobby.models import LEVEL_CHOICES, Ranking, Table, TableSeat
-
-
-def _template(key: str, part: str) -> str:
-    """The game's own ``game/<key>/<part>.html``, else the generic ``game/_<part>.html``."""
-    try:
-        return select_template([f"game/{key}/{part}.html", f"game/_{part}.html"]).template.name
-    except TemplateDoesNotExist:  # pragma: no cover - the fallbacks ship with the site
-        return f"game/_{part}.html"
 
 
 @dataclass
@@ -73,21 +60,22 @@ def game_card(key: str) -> GameCard | None:
     """The card of a registered game (None for a key the registry does not know)."""
     if key not in registry.GAMES:
         return None
-    playable = registry.playable(key)
-    card = GameCard(key=key, playable=playable, name=key, card_template=_template(key, "card"))
+    playable = game_web.playable(key)
+    card = GameCard(key=key, playable=playable, name=key, card_template="game/_card.html")
     if not playable:
         return card
-    spec = registry.get(key)
+    spec, parts = registry.get(key), game_web.web(key)
     card.name = spec.name
-    card.options_template = _template(key, "options")
-    card.summary_template = _template(key, "summary")
+    card.card_template = parts.part("card")
+    card.options_template = parts.part("options")
+    card.summary_template = parts.part("summary")
     card.seat_counts = tuple(spec.seat_counts)
     card.partners = bool(spec.partners)
     card.fixed_move_seconds = bool(spec.fixed_move_seconds)
     card.default_move_seconds = spec.default_move_seconds
-    card.practice_tables = portal.practice_tables(spec)
-    card.ranked_by_level = portal.ranked_by_level(spec)
-    card.own_clock = getattr(spec, "move_seconds_for", None) is not None
+    card.practice_tables = spec.practice_tables
+    card.ranked_by_level = spec.ranked_by_level
+    card.own_clock = spec.move_seconds_for is not None
     return card
 
 
@@ -199,10 +187,11 @@ def records_by_game(user) -> list[GameRecord]:
         if key not in by_game:
             continue
         card = game_card(key)
+        board_name = game_web.web(key).board_name() if key in registry.GAMES else ""
         levels = [
             LevelRecord(
                 level=r.level, points=r.points,
-                label=str(LEVEL_NAMES.get(r.level, r.level)) if r.level else "k-lig",
+                label=str(LEVEL_NAMES.get(r.level, r.level)) if r.level else board_name,
                 matches=r.matches, wins=r.wins, shared_wins=r.shared_wins, losses=r.losses,
                 leaves=r.leaves, position=_position(r),
             )

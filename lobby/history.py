@@ -8,8 +8,8 @@ Selectors (``<entity>_<verb>``):
   ``abandoned`` — every human left; those are ranked too, P-5).
 * ``match_record(match)`` — a match's hands: each hand's task and every seat's score
   with its reasons (kut.md section 9), the totals, the winners, a chart.
-* ``player_record(user)`` — the public record of a player: ranked matches, wins,
-  average placing, ranking points (nothing private).
+* ``player_record(user)`` — the public record of a player, per game: ranked matches,
+  wins, average placing, ranking points per level (nothing private).
 * ``replay_hand(match, hand_no)`` — every step of one hand rebuilt from the seed and
   the action log (``game.services.match_replay_iter``) as compact JSON, all four racks
   revealed: faces only, never the seed, tile ids or deck order.
@@ -26,7 +26,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import orjson
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from game import services
@@ -34,19 +33,10 @@ from game.engine import registry
 from game.engine.errors import EngineError
 from game.engine.protocol import places_of
 from game.models import HandResult, Match, MatchSeat
-from games.kut.engine.actions import LAYOUT_TYPES
-from games.kut.engine.tasks import TASK_LISTS
-from games.okey.engine.tiles import face_name, face_of
-from lobby.models import Ranking, RankingResult
+from game.web import web
+from lobby.models import RankingResult
 
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED)
-REASONS = ("finish", "not_opened", "tiles", "okeys", "penalties")
-
-
-def _task_text(tasks: int, task_no: int) -> str:
-    from game.views import task_text  # the table's wording of a task (K-M3)
-
-    return task_text(TASK_LISTS[tasks][task_no - 1])
 
 
 def seat_name(seat: MatchSeat) -> str:
@@ -236,39 +226,26 @@ def running_chart(names: list[str], hand_scores: list[list[int]]) -> dict | None
 
 
 def match_record(match: Match) -> dict:
-    """Every hand of a match with each seat's score and its reasons, the running and
-    final totals, the winners and the chart."""
+    """Every hand of a match with each seat's score, the running and final totals, the
+    winners and the chart; each hand keeps its game's own ``detail`` (which the game's
+    record template shows, ``game.web``) and its ``label`` (what the hand was about)."""
     seats = list(match.seats.select_related("user").order_by("seat"))
     names = [seat_name(s) for s in seats]
     results = list(HandResult.objects.filter(match=match).order_by("hand_no"))
+    game_web = web(match.game)
     running = [0] * len(seats)
     hands = []
     for r in results:
         rows = []
         for s in range(len(seats)):
             running[s] += r.scores[s]
-            line = r.lines[s] if s < len(r.lines) else {}
-            rows.append(
-                {
-                    "seat": s,
-                    "name": names[s],
-                    "reasons": [line.get(k, 0) for k in REASONS],
-                    "score": r.scores[s],
-                    "running": running[s],
-                    "finisher": r.finisher == s,
-                }
-            )
-        hands.append(
-            {
-                "hand_no": r.hand_no,
-                "task_no": r.task_no,
-                "task": _task_text(match.tasks, r.task_no) if match.tasks and r.task_no else "",
-                "finisher": names[r.finisher] if r.finisher is not None else None,
-                "rows": rows,
-            }
-        )
+            rows.append({"seat": s, "name": names[s], "score": r.scores[s],
+                         "running": running[s]})  # fmt: skip
+        hands.append({"hand_no": r.hand_no, "label": game_web.hand_label(match, r.detail),
+                      "detail": r.detail, "rows": rows})  # fmt: skip
     totals = list(running)
-    place = placings(totals, _lower_is_better(match))
+    lower_is_better = _lower_is_better(match)
+    place = placings(totals, lower_is_better)
     winners = []
     if match.status == Match.Status.FINISHED and results:
         winners = [names[s] for s in range(len(seats)) if place[s] == 1]
@@ -291,10 +268,12 @@ def match_record(match: Match) -> dict:
     ]
     players.sort(key=lambda p: (p["placing"], p["seat"]))
     return {
+        "names": names,
         "players": players,
         "hands": hands,
         "totals": totals,
         "winners": winners,
+        "lower_is_better": lower_is_better,
         "chart": running_chart(names, [r.scores for r in results]),
         "complete": match.status == Match.Status.FINISHED,
     }
@@ -303,141 +282,57 @@ def match_record(match: Match) -> dict:
 # --- public player records ------------------------------------------------------------------
 
 
-def player_record(user, game: str = "kut") -> dict:
-    """A player's public record: ranked matches, wins, average placing, points and the
-    leaderboard position.  Nothing private (no e-mail, no unranked play)."""
-    ranking = Ranking.objects.filter(user=user, game=game).first()
-    placed = list(
-        RankingResult.objects.filter(user=user, game=game, left=False).values_list(
-            "match_id", "seat"
-        )
-    )
-    totals, _hands = _totals_by_match([m for m, _s in placed])
-    low = registry.get(game).lower_is_better
-    places = [placings(totals[m], low)[seat] for m, seat in placed if m in totals]
-    position = None
-    if ranking is not None and ranking.matches > 0:
-        ahead = (
-            Ranking.objects.filter(game=game, matches__gt=0)
-            .filter(
-                Q(points__gt=ranking.points)
-                | Q(points=ranking.points, wins__gt=ranking.wins)
-                | Q(points=ranking.points, wins=ranking.wins, matches__lt=ranking.matches)
-                | Q(
-                    points=ranking.points,
-                    wins=ranking.wins,
-                    matches=ranking.matches,
-                    user__username__lt=user.username,
-                )
+def player_record(user) -> list[dict]:
+    """A player's public record, one entry per game they have rated matches in (registry
+    order): its name, whether the lowest or the highest total wins, ranked matches, wins,
+    losses, the average placing, and per level (P-7) the points and the leaderboard
+    position (``lobby.games.records_by_game``).  Nothing private (no e-mail, no unranked
+    play)."""
+    from lobby.games import records_by_game
+
+    out = []
+    for rec in records_by_game(user):
+        placed = list(
+            RankingResult.objects.filter(user=user, game=rec.key, left=False).values_list(
+                "match_id", "seat"
             )
-            .count()
         )
-        position = ahead + 1
-    return {
-        "points": ranking.points if ranking else 0,
-        "matches": ranking.matches if ranking else 0,
-        "wins": ranking.wins if ranking else 0,
-        "shared_wins": ranking.shared_wins if ranking else 0,
-        "losses": ranking.losses if ranking else 0,
-        "average_placing": (sum(places) / len(places)) if places else None,
-        "placed": len(places),
-        "position": position,
-    }
+        totals, _hands = _totals_by_match([m for m, _s in placed])
+        try:
+            low = registry.get(rec.key).lower_is_better
+        except (KeyError, ImportError):  # a game no longer on the site: its rows stay
+            low = True
+        places = [placings(totals[m], low)[seat] for m, seat in placed if m in totals]
+        out.append({
+            "key": rec.key,
+            "name": rec.name,
+            "lower_is_better": low,
+            "matches": sum(r.matches for r in rec.levels),
+            "wins": sum(r.wins for r in rec.levels),
+            "shared_wins": sum(r.shared_wins for r in rec.levels),
+            "losses": sum(r.losses for r in rec.levels),
+            "average_placing": (sum(places) / len(places)) if places else None,
+            "placed": len(places),
+            "levels": rec.levels,
+        })  # fmt: skip
+    return out
 
 
 # --- replays -----------------------------------------------------------------------------
 
 
-def _faces(tiles) -> list[str]:
-    return [face_name(face_of(t)) for t in tiles]
-
-
-def _snapshot(hand) -> dict:
-    """One step of a replay: everything on the table and in every rack, as faces."""
-    thrown = hand.thrown
-    return {
-        "turn": None if hand.over else hand.turn,
-        "phase": hand.phase,
-        "deck": len(hand.deck),
-        "thrown": face_name(face_of(thrown)) if thrown is not None else None,
-        "thrower": hand.thrower() if thrown is not None else None,
-        "claimable": bool(hand.claimable and thrown is not None and not hand.over),
-        "racks": [[_faces(seg) for seg in rack.segments()] for rack in hand.racks],
-        "counts": [rack.count() for rack in hand.racks],
-        "table": [{"owner": g.owner, "kind": g.kind, "tiles": _faces(g.tiles)} for g in hand.table],
-        "discards": [_faces(d) for d in hand.discards],
-        "opened": list(hand.opened),
-        "penalties": list(hand.penalties),
-        "over": hand.over,
-        "finisher": hand.finisher,
-        "scores": list(hand.scores) if hand.scores is not None else None,
-        "lines": [dict(x) for x in hand.score_lines] if hand.score_lines else None,
-    }
-
-
 def replay_hand(match: Match, hand_no: int) -> dict | None:
-    """Every step of hand ``hand_no``: the deal, then one step per move (rack layout
-    moves are applied but not shown as steps), each with the whole table.  A game with
-    its own ``replay_snapshot`` (protocol.py, optional) is replayed through it."""
+    """Every step of hand ``hand_no`` through the game's ``replay_snapshot`` (protocol.py):
+    the deal, then one step per logged action of that hand (private arrangements,
+    ``spec.private_kinds``, are applied but not shown), each ``{"a": action, "s":
+    snapshot}``.  The action is its type, seat and actor, plus what the snapshot's
+    ``move`` names (a tile's face, a card's name: never an id) and, where the snapshot has
+    okey ``racks``, the faces the seat ``got``.  A void hand dealt again under the same
+    number (KDVli, V-M5) starts the steps again from its new deal.  None: no such hand,
+    a game without replay steps, or a log the engine no longer replays."""
     spec = registry.get(match.game)
-    if getattr(spec, "replay_snapshot", None) is not None:
-        return _replay_hand_by_protocol(match, spec, hand_no)
-    steps: list[dict] = []
-    before: list[set[int]] | None = None
-    head = None
-    for act, ms in services.match_replay_iter(match):
-        if ms is None or ms.hand_no < hand_no:
-            continue
-        if ms.hand_no > hand_no:
-            break
-        hand = ms.hand
-        kind = act.kind
-        if kind in LAYOUT_TYPES:
-            continue
-        if kind in ("start", "next_hand"):
-            a = {"type": "deal"}
-            head = {
-                "task_no": hand.task_no,
-                "starter": hand.starter,
-                "indicator": face_name(face_of(hand.indicator)),
-                "okey": face_name(hand.okey),
-            }
-        elif kind in ("leave", "abandon"):
-            a = {"type": kind, "seat": act.seat}
-        else:
-            a = {"type": kind, "seat": act.seat, "actor": act.actor}
-            entry = hand.log[-1] if hand.log else {}
-            for key in ("tile", "group", "groups"):
-                if key in entry:
-                    a[key] = entry[key]
-            if before is not None and act.seat is not None:
-                got = [t for t in hand.racks[act.seat].tiles() if t not in before[act.seat]]
-                if got:
-                    a["got"] = _faces(got)
-        steps.append({"a": a, "s": _snapshot(hand)})
-        before = [set(r.tiles()) for r in hand.racks]
-    if head is None:
+    if spec.replay_snapshot is None:
         return None
-    seats = list(match.seats.select_related("user").order_by("seat"))
-    return {
-        "match": match.pk,
-        "hand_no": hand_no,
-        "tasks": match.tasks,
-        "task": _task_text(match.tasks, head["task_no"]),
-        **head,
-        "seats": [seat_name(s) for s in seats],
-        "steps": steps,
-    }
-
-
-def _replay_hand_by_protocol(match: Match, spec, hand_no: int) -> dict | None:
-    """A hand's steps through the game's ``replay_snapshot``: the deal, then one step per
-    logged action of that hand (private rack arrangements, ``spec.private_kinds``, are
-    applied but not shown), each ``{"a": action, "s": snapshot}``.  The action is its
-    type, seat and actor, plus what the snapshot's ``move`` names (a tile's face, a
-    card's name: never an id) and, where the snapshot has okey ``racks``, the faces the
-    seat ``got``.  A void hand dealt again under the same number (KDVli, V-M5) starts
-    the steps again from its new deal."""
     try:
         return _protocol_steps(match, spec, hand_no)
     except EngineError:  # a log the engine no longer replays: no replay rather than a crash
@@ -480,7 +375,7 @@ def _protocol_steps(match: Match, spec, hand_no: int) -> dict | None:
         "match": match.pk,
         "game": match.game,
         "hand_no": hand_no,
-        "task": "",
+        "task": web(match.game).hand_label(match, first),
         **{k: first[k] for k in ("starter", "indicator", "okey") if k in first},
         "seats": [seat_name(s) for s in seats],
         "steps": steps,
@@ -517,11 +412,10 @@ def hand_final_state(match: Match, hand_no: int):
 
 def hands_played(match: Match) -> int:
     """How many hands were dealt (the last may be unfinished in an abandoned match).  For
-    a game replayed through its ``replay_snapshot`` the numbers come from its state, so
-    that a void hand dealt again under the same number (KDVli, V-M5) counts once."""
+    game with replay steps the numbers come from its state, so that a void hand dealt
+    again under the same number (KDVli, V-M5) counts once."""
     spec = registry.get(match.game)
-    if getattr(spec, "replay_snapshot", None) is not None and match.state:
+    if spec.replay_snapshot is not None and match.state:
         st = spec.from_dict(match.state)
         return len(spec.hand_results(st)) + (0 if spec.hand_over(st) else 1)
-    dealt = match.actions.filter(kind__in=("start", "next_hand")).count()
-    return dealt
+    return match.actions.filter(kind__in=("start", "next_hand")).count()

@@ -1,7 +1,7 @@
 """Tables (rooms before a match starts), their seats and invite links; the per-game
 ranking and the per-match ranking results.
 
-The lobby is game-agnostic: ``game`` names the game a table is for ("kut" for now);
+The lobby is game-agnostic: ``game`` names the game a table is for (a registry key);
 sibling games share tables, invites and rankings.  Only ``lobby.services`` and
 ``lobby.ranking`` write these rows.
 """
@@ -14,7 +14,6 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 BOT_LEVEL_CHOICES = [("easy", _("Easy")), ("normal", _("Normal")), ("hard", _("Hard"))]
-TASK_CHOICES = [(5, "5"), (8, "8"), (12, "12")]
 # P-7: the table's level; bot seats play at it (acemi: easy, orta: normal, usta: hard)
 LEVEL_CHOICES = [("acemi", _("Beginner")), ("orta", _("Intermediate")), ("usta", _("Expert"))]
 LEVEL_BOTS = {"acemi": "easy", "orta": "normal", "usta": "hard"}  # = game.portal.BOT_LEVEL_OF
@@ -27,7 +26,7 @@ class Table(models.Model):
         STARTED = "started", _("Started")
         CLOSED = "closed", _("Closed")
 
-    game = models.CharField(_("game"), max_length=20, default="kut")
+    game = models.CharField(_("game"), max_length=20)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("host"),
@@ -35,7 +34,7 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="hosted_tables",
     )
-    # the game's own options (GAME.clean_options); KÜT: {"tasks": 8}
+    # the game's own options (GAME.clean_options)
     options = models.JSONField(_("options"), default=dict, blank=True)
     seat_count = models.PositiveSmallIntegerField(_("seats"), default=SEATS)
     level = models.CharField(_("level"), max_length=8, choices=LEVEL_CHOICES, default="orta")
@@ -71,11 +70,6 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
-
-    @property
-    def tasks(self) -> int | None:
-        """KÜT's number of tasks (K-M2), one of its options."""
-        return (self.options or {}).get("tasks")
 
     @property
     def bot_level(self) -> str:
@@ -159,7 +153,7 @@ class Ranking(models.Model):
         on_delete=models.CASCADE,
         related_name="rankings",
     )
-    game = models.CharField(_("game"), max_length=20, default="kut")
+    game = models.CharField(_("game"), max_length=20)
     level = models.CharField(_("level"), max_length=8, choices=LEVEL_CHOICES, default="orta")
     points = models.IntegerField(_("points"), default=0)
     matches = models.PositiveIntegerField(_("matches"), default=0)

@@ -226,7 +226,7 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
         if RankedMatch.objects.filter(match=match).exists():
             return None
         RankedMatch.objects.create(match=match)
-        scheme = getattr(registry.get(match.game), "rating", None)
+        scheme = registry.get(match.game).rating
         if scheme is not None:
             return _rank_own_scheme(match, scheme)
         outcomes = match_outcomes(match)
@@ -345,7 +345,7 @@ def match_left(match_id: int, user_id: int) -> None:
             match = Match.objects.select_for_update().filter(pk=match_id).first()
             if match is None or not match.rated or match.kind != Match.Kind.NORMAL:
                 return
-            scheme = getattr(registry.get(match.game), "rating", None)
+            scheme = registry.get(match.game).rating
             if scheme is None:
                 return  # P-4 games rank the leave when the match ends (P-5)
             if RankingResult.objects.filter(match=match, user_id=user_id).exists():

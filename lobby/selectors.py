@@ -15,7 +15,7 @@ def _with_seats(qs):
     )
 
 
-def tables_open_public(game: str = "kut", limit: int = LOBBY_LIMIT) -> list[Table]:
+def tables_open_public(game: str, limit: int = LOBBY_LIMIT) -> list[Table]:
     """Open public tables, fullest first (private tables are never listed)."""
     qs = (
         Table.objects.filter(status=Table.Status.OPEN, private=False, game=game)
@@ -53,27 +53,17 @@ def table_may_view(table: Table, user) -> bool:
     return bool(table.match_id) and table.match.seats.filter(user=user).exists()
 
 
-def ranking_for(user, game: str = "kut") -> Ranking | None:
+def ranking_for(user, game: str) -> Ranking | None:
     if user is None or not getattr(user, "pk", None):
         return None
     # P-7: one ranking per level; the one the player has played most
     return Ranking.objects.filter(user=user, game=game).order_by("-matches", "level").first()
 
 
-def rankings_board(game: str = "kut", level: str | None = None):
+def rankings_board(game: str, level: str | None = None):
     """The leaderboard of ``game`` (and ``level``, P-7): players with at least one ranked
     match, best first."""
     qs = Ranking.objects.filter(game=game, matches__gt=0)
     if level is not None:
         qs = qs.filter(level=level)
     return qs.select_related("user").order_by("-points", "-wins", "matches", "user__username")
-
-
-def seals_for(game: str, user_ids: list[int]) -> dict[int, str]:
-    """W-L7: the rank seal beside each name on the k-lig board (Kelimeki only; an empty
-    dict for every other game)."""
-    if game != "kelimeki" or not user_ids:
-        return {}
-    from lobby import klig
-
-    return klig.seals(user_ids)

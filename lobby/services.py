@@ -27,6 +27,7 @@ from accounts.bans import moderation_log_record, user_is_banned
 from accounts.models import ModerationLog, User
 from game import portal
 from game import services as game_services
+from game import web as game_web
 from game.engine import registry
 from game.engine.protocol import InputError
 from game.models import Match
@@ -132,28 +133,26 @@ def _deactivate(table: Table) -> None:
 # --- tables ------------------------------------------------------------------------------
 
 
-def table_create(*, host, game: str = "kut", options: dict | None = None,
-                 tasks: int | None = None, level: str | None = None, bot_level: str | None = None,
+def table_create(*, host, game: str, options: dict | None = None,
+                 level: str | None = None, bot_level: str | None = None,
                  move_seconds: int | None = None, partners: bool = False,
                  seat_count: int | None = None, rated: bool = True, private: bool = False,
                  bots_allowed: bool = True, watchers_allowed: bool = False,
                  now: datetime | None = None) -> Table:  # fmt: skip
     """Open a table of ``game`` with ``host`` in seat 0 and an invite link.  ``options``
-    are the game's own (``tasks`` is KÜT's, kept as a shorthand); ``level`` is P-7's
+    are the game's own (checked by its ``clean_options``); ``level`` is P-7's
     (``bot_level`` the older way to say it); ``move_seconds`` P-6's (rated tables)."""
     now = _now(now)
-    if not registry.playable(game):  # unknown, or still being built (shown as yakında)
+    if not game_web.playable(game):  # unknown, or still being built (shown as yakında)
         raise LobbyError("bad_game")
     spec = registry.get(game)
     options = dict(options or {})
-    if tasks is not None:
-        options["tasks"] = tasks
     if spec.partners:
         options["partners"] = bool(partners)  # P-8: the game scores teams itself
     try:
         options = spec.clean_options(options)
     except InputError:
-        raise LobbyError("bad_tasks" if "tasks" in options else "bad_options") from None
+        raise LobbyError("bad_options") from None
     if level is None:
         if bot_level is not None and bot_level not in BOT_LEVELS:
             raise LobbyError("bad_bot_level")
@@ -165,7 +164,7 @@ def table_create(*, host, game: str = "kut", options: dict | None = None,
         raise LobbyError("bad_seat_count")
     if partners and not (spec.partners and seat_count == 4):
         raise LobbyError("no_partners")
-    if not rated and not portal.practice_tables(spec):
+    if not rated and not spec.practice_tables:
         raise LobbyError("bad_options")  # P-3 narrowed: no test tables (Kelimeki, W-X5)
     try:
         move_seconds = portal.move_seconds(spec, move_seconds) if rated else None
@@ -345,9 +344,7 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
         if error is None:
             spec = registry.get(table.game)
             options = table.options
-            seated = getattr(spec, "options_for_seats", None)  # protocol hint (Kelimeki)
-            if seated is not None:
-                options = seated(options, [s.user_id is not None for s in seats])
+            options = spec.options_for_seats(options, [s.user_id is not None for s in seats])
             try:
                 match = game_services.match_create(
                     game=table.game,
@@ -363,7 +360,7 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
                     now=now,
                     # P-5: starting a new match counts as leaving (not where the game
                     # has no leaving rules: several Kelimeki games at once, W-X4)
-                    leave_others=portal.leaving_rules(spec),
+                    leave_others=spec.leaving_rules,
                 )
             except game_services.ServiceError as exc:
                 log.warning("table %s could not start: %s", table.pk, exc)
@@ -418,13 +415,13 @@ def table_close(table_id, user, *, by_admin: bool = False, reason: str = "",
     return table
 
 
-def play_now(user, *, game: str = registry.DEFAULT_GAME, now: datetime | None = None) -> Table:
+def play_now(user, *, game: str, now: datetime | None = None) -> Table:
     """Sit at the fullest open public table one may join, or open a new one."""
     now = _now(now)
     current = TableSeat.objects.filter(user=user, active=True).select_related("table").first()
     if current is not None:
         return current.table
-    if not registry.playable(game):
+    if not game_web.playable(game):
         raise LobbyError("bad_game")
     if user_is_banned(user, now):
         raise LobbyError("banned")
@@ -446,7 +443,7 @@ def play_now(user, *, game: str = registry.DEFAULT_GAME, now: datetime | None = 
             continue  # filled up or closed meanwhile: try the next one
         return table
     # a game without test tables (Kelimeki) opens a rated one: a barred player is told so
-    rated = not barred or not portal.practice_tables(registry.get(game))
+    rated = not barred or not registry.get(game).practice_tables
     return table_create(host=user, rated=rated, game=game, now=now)
 
 

@@ -19,7 +19,7 @@ urlpatterns = [
     path("tables/<int:table_id>/invite/revoke/", views.invite_revoke, name="invite_revoke"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
-    # history, replays, the trial hand and rematches (lobby.views_history)
+    # history, replays, guided first hands and rematches (lobby.views_history)
     path("matches/", views_history.history_list, name="history"),
     path("matches/<int:match_id>/", views_history.history_match, name="history_match"),
     path("matches/<int:match_id>/replay/", views_history.replay, name="replay"),
@@ -42,8 +42,8 @@ urlpatterns = [
     path(
         "matches/<int:match_id>/rematch/start/", views_history.rematch_start, name="rematch_start"
     ),
-    path("trial/", views_history.trial_hand, name="trial"),
-    path("trial/skip/", views_history.trial_skip, name="trial_skip"),
+    path("tutorial/<slug:game>/", views_history.tutorial_hand, name="tutorial"),
+    path("tutorial/<slug:game>/skip/", views_history.tutorial_skip, name="tutorial_skip"),
     # Kelimeki's Skor Kartı (W-X2, W-L7, W-L9)
     path("kelimeki/score-card/", views_klig.score_card, name="klig_card"),
     # one game's lobby (last: the paths above win over a game key)

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from game import portal
-from game.engine import registry
 from game.models import MatchSeat
+from game.web import web
 from lobby import games, selectors, services
 from lobby.forms import TableForm
 from lobby.models import LEVEL_CHOICES, Table
@@ -110,7 +110,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """*Hemen Oyna* for one game: the fullest open table one may join, or a new one."""
-    game = str(request.POST.get("game") or registry.DEFAULT_GAME)
+    game = str(request.POST.get("game") or "")
     card = games.game_card(game)
     back = reverse("lobby:game", args=[game]) if card else reverse("lobby:index")
     try:
@@ -308,8 +308,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     cards = games.playable_cards()
     keys = [c.key for c in cards]
     game = request.GET.get("game")
-    game = game if game in keys else (registry.DEFAULT_GAME if registry.DEFAULT_GAME in keys
-                                      else (keys[0] if keys else registry.DEFAULT_GAME))  # fmt: skip
+    game = game if game in keys else (keys[0] if keys else "")  # the first game listed
     level = request.GET.get("level")
     level = level if level in portal.LEVELS else portal.DEFAULT_LEVEL
     card = next((c for c in cards if c.key == game), None)
@@ -326,7 +325,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "level": level,
         "levels": LEVEL_CHOICES if by_level else [],
     }
-    seals = selectors.seals_for(game, [r.user_id for r in page.object_list])
+    badges = web(game).badges([r.user_id for r in page.object_list]) if card else {}
     for row in page.object_list:
-        row.seal = seals.get(row.user_id, "")  # W-L7: the k-lig rank beside the name
+        row.seal = badges.get(row.user_id, "")  # the game's mark beside a name (k-lig, W-L7)
     return render(request, "lobby/leaderboard.html", context)

@@ -1,7 +1,8 @@
 """Pages around the matches: history ("Maçlarım"), a match's record, replays and
-scenario downloads, public player pages, the trial hand (K-X1) and the rematch (K-X2).
+scenario downloads, public player pages, a game's guided first hand (KÜT's trial hand,
+K-X1) and the rematch (K-X2).
 
-Reading is in ``lobby.history``; the writes go through ``game.trial`` and
+Reading is in ``lobby.history``; the writes go through ``game.tutorial`` and
 ``game.rematch`` (which call ``game.services``).  A refusal is a short Turkish message,
 never a 500: JSON for the table's script (``Accept: application/json``), else a
 message and a redirect.
@@ -24,22 +25,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import portal, rematch, trial
+from game import portal, rematch, tutorial
 from game.engine import registry
 from game.engine.errors import EngineError
 from game.models import Match
 from game.services import ServiceError
+from game.web import web
 from lobby import games, history
-from lobby.history_king import king_record
 from lobby.services import LobbyError, _check_may_sit
 
 HISTORY_PAGE_SIZE = 20
 
 REMATCH_MESSAGES = {
-    "bad_tasks": gettext_lazy("A match has 5, 8 or 12 tasks."),
+    "bad_choice": gettext_lazy("Choose one of the offered options."),
     "not_host": gettext_lazy("Only the host can start a rematch."),
     "match_not_over": gettext_lazy("A rematch can start only when the match is over."),
-    "no_rematch": gettext_lazy("There is no rematch for a trial hand."),
+    "no_rematch": gettext_lazy("There is no rematch for a guided hand."),
     "rematch_started": gettext_lazy("The rematch has already started."),
     "no_offer": gettext_lazy("There is no rematch invitation."),
     "not_seated": gettext_lazy("You are not seated at this table."),
@@ -96,13 +97,18 @@ def history_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def history_match(request: HttpRequest, match_id: int) -> HttpResponse:
-    """One match: every hand's task and scores with their reasons, totals, the chart."""
+    """One match: every hand's scores (with the game's own detail), totals, the chart."""
     match = _visible_match(request, match_id)
+    game_web = web(match.game)
+    record = history.match_record(match)
     context = {
         "match": match,
-        "record": history.match_record(match),
+        "record": record,
         "dealt": history.hands_played(match),
-        "king": king_record(match) if match.game == "king" else None,  # issue 19
+        "game_name": registry.get(match.game).name,
+        "options_text": game_web.options_text(match.options),
+        "record_template": game_web.record_template,
+        **game_web.record_context(match, record),
     }
     return render(request, "history/match.html", context)
 
@@ -117,52 +123,6 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 # --- replays -------------------------------------------------------------------------------
 
 
-def replay_strings() -> dict:
-    """Every text the replay script shows, in the request's language."""
-    return {
-        "deal": _("The tiles are dealt. {name} starts."),
-        "take_discard": _("{name} takes the thrown {tile}."),
-        "draw": _("{name} draws {tile} from the deck."),
-        "claim": _("{name} claims the thrown {tile} and gets {penalty} as the penalty tile."),
-        "open": _("{name} opens the task: {groups}."),
-        "new_groups": _("{name} opens side by side: {groups}."),
-        "lay_off": _("{name} lays off {tile}."),
-        "auto_lay_off": _("{name} lays off tiles."),
-        "undo": _("{name} undoes the last move."),
-        "discard": _("{name} discards {tile}."),
-        "timeout": _("{name}'s time ran out: the server discards {tile}."),
-        "timeout_plain": _("{name}'s time ran out: the server plays for them."),
-        "leave": _("{name} leaves the match; a bot takes the seat."),
-        "abandon": _("No human is left: the table is closed."),
-        "bot": _("(bot)"),
-        "step": _("Step {n} of {total}"),
-        "deck": _("Deck: {n}"),
-        "indicator": _("Indicator"),
-        "okey": _("Okey"),
-        "thrown": _("Thrown tile"),
-        "claimable": _("can be claimed"),
-        "discards": _("Discards"),
-        "opened": _("opened"),
-        "penalty": _("İşlek penalties: {n}"),
-        "turn": _("to play"),
-        "tiles": _("{n} tiles"),
-        "no_groups": _("No open groups yet"),
-        "kinds": {"run": _("run"), "kut": _("küt"), "pair": _("pair")},
-        "hand_over": _("The hand is over."),
-        "finished_by": _("{name} finished."),
-        "deck_ran_out": _("The deck ran out; nobody finished."),
-        "score": _("Score"),
-        "colours": {"R": _("red"), "Y": _("yellow"), "B": _("blue"), "K": _("black")},
-        "fake_okey": _("fake okey"),
-        "show_indicator": _("{name} shows the indicator."),
-        "finish": _("{name} finishes with {tile}."),
-        "lay": _("{name} lays on the table: {groups}."),  # Kastet (S-L1)
-        "pass": _("{name} passes."),  # Kastet (S-N3, S-N4)
-        "loading": _("Loading the hand…"),
-        "load_failed": _("The hand could not be loaded."),
-    }
-
-
 @login_required
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -175,17 +135,14 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         first = min(max(int(request.GET.get("hand", 1)), 1), dealt)
     except ValueError:
         first = 1
-    spec = registry.get(match.game)
-    if getattr(spec, "replay_template", "history/replay.html") is None:
+    game_web = web(match.game)
+    if game_web.replay_template is None:
         raise Http404  # a game without a replay page
-    kut = getattr(spec, "replay_snapshot", None) is None  # KÜT's own replay (its tasks)
-    results = {r.hand_no: r.task_no for r in match.hand_results.all()}
+    results = {r.hand_no: r.detail for r in match.hand_results.all()}
     hands = [
         {
             "no": n,
-            "task": history._task_text(match.tasks, results.get(n, n))
-            if kut
-            else _("Hand {n}").format(n=n),
+            "task": game_web.hand_label(match, results.get(n, {})) or _("Hand {n}").format(n=n),
             "url": reverse("lobby:replay_hand", args=[match.pk, n]),
             "scenario": reverse("lobby:scenario", args=[match.pk, n]),
         }
@@ -195,69 +152,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "hands": hands,
         "first": first,
-        # KDVli has no table groups (V-F1); Kastet's run and pair areas are (replay_groups)
-        "groups": kut or getattr(spec, "replay_groups", False),
-        "config": {
-            "hands": hands,
-            "first": first,
-            "strings": REPLAY_STRINGS.get(match.game, replay_strings)(),
-        },
+        "groups": False,
+        **game_web.replay_context(match),
+        "config": {"hands": hands, "first": first, "strings": game_web.replay_strings()},
     }
-    return render(request, getattr(spec, "replay_template", "history/replay.html"), context)
-
-
-def kelimeki_replay_strings() -> dict:
-    """Every text Kelimeki's replay script shows (static/js/kelimeki/replay.js)."""
-    from game.kelimeki_table import kelimeki_strings
-
-    return {
-        **kelimeki_strings(),
-        "rp": {
-            "deal": _("The racks are dealt; {name} starts."),
-            "play": _("{name} plays {words} for {n} points."),
-            "exchange": _("{name} exchanges {n} tiles."),
-            "pass": _("{name} passes."),
-            "timeout": _("{name}'s move time ran out: the seat forfeits."),
-            "leave": _("{name} forfeits the game."),
-            "abandon": _("No human is left: the table is closed."),
-            "bot": _("(AI)"),
-            "step": _("Step {n} of {total}"),
-            "turn": _("to move"),
-            "over": _("The game is over."),
-            "bag": _("{n} tiles in the bag"),
-            "loading": _("Loading the game…"),
-            "load_failed": _("The game could not be loaded."),
-        },
-    }
-
-
-def king_replay_strings() -> dict:
-    """Every text King's replay script shows (issue 19), in the request's language: the
-    table's card and contract words (game.king_table) and the replay's own (``rp``)."""
-    from game.king_table import king_strings
-
-    return {
-        **king_strings(),
-        "rp": {
-            "deal": _("The cards are dealt. {name} chooses the contract."),
-            "choose": _("{name} chooses {contract}."),
-            "play": _("{name} plays {card}."),
-            "timeout": _("{name}'s time ran out: the server plays for them."),
-            "leave": _("{name} leaves the match; a bot takes the seat."),
-            "abandon": _("No human is left: the table is closed."),
-            "bot": _("(bot)"),
-            "step": _("Step {n} of {total}"),
-            "trick": _("Trick"),
-            "last_trick": _("Last trick, taken by {name}"),
-            "tricks": _("Tricks: {n}"),
-            "turn": _("to play"),
-            "hand_over": _("The hand is over."),
-            "score": _("Score"),
-            "total": _("Total"),
-            "loading": _("Loading the hand…"),
-            "load_failed": _("The hand could not be loaded."),
-        },
-    }
+    return render(request, game_web.replay_template, context)
 
 
 def _hand_no(match: Match, hand_no: int) -> int:
@@ -290,7 +189,7 @@ def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
     if state is None:
         raise Http404
     spec = registry.get(match.game)
-    if getattr(spec, "export_log", None) is not None:  # the whole game with its moves
+    if spec.export_log is not None:  # the whole game with its moves
         rows = match.actions.order_by("version", "layout_version", "seat")
         scenario_data = spec.export_log(state, list(rows.values_list("seat", "kind", "payload")))
     else:
@@ -302,31 +201,39 @@ def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
     return response
 
 
-# --- the trial hand (K-X1) -------------------------------------------------------------------
+# --- a game's guided first hand (KÜT's trial hand, K-X1) --------------------------------------
+
+
+def _tutorial_game(game: str) -> str:
+    if game not in tutorial.tutorial_games():
+        raise Http404
+    return game
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def trial_hand(request: HttpRequest) -> HttpResponse:
-    """GET: the offer (play or skip); POST: start the trial hand (or go back to it)."""
+def tutorial_hand(request: HttpRequest, game: str) -> HttpResponse:
+    """GET: the offer (play or skip); POST: start the game's guided hand (or go back to
+    the one running)."""
+    game = _tutorial_game(game)
     if request.method == "GET":
-        return render(request, "history/trial.html", {"next": _safe_next(request, "")})
-    match = trial.trial_create(request.user)
+        context = {"game": game, "game_name": registry.get(game).name,
+                   "about": web(game).tutorial_about(), "next": _safe_next(request, "")}  # fmt: skip
+        return render(request, "history/trial.html", context)
+    match = tutorial.tutorial_create(request.user, game)
     return redirect("game:match", match_id=match.pk)
 
 
 @login_required
 @require_POST
-def trial_skip(request: HttpRequest) -> HttpResponse:
-    """Skip the trial hand (or stop it): it is not offered again."""
-    trial.trial_skip(request.user)
+def tutorial_skip(request: HttpRequest, game: str) -> HttpResponse:
+    """Skip the guided hand (or stop it): it is not offered again."""
+    game = _tutorial_game(game)
+    tutorial.tutorial_skip(request.user, game)
     if _wants_json(request):
         return JsonResponse({"ok": True, "url": reverse("lobby:index")})
-    messages.info(request, _("You can play the trial hand any time from the home page."))
+    messages.info(request, _("You can play the guided hand any time from the game's card."))
     return redirect(_safe_next(request, reverse("lobby:index")))
-
-
-# --- rematch (K-X2) -------------------------------------------------------------------------
 
 
 def _may_play(user, match: Match) -> bool:
@@ -357,13 +264,14 @@ def _rematch_reply(request: HttpRequest, match_id: int, new: Match | None, exc=N
 @login_required
 @require_POST
 def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The host invites everyone to a rematch of 5, 8 or 12 tasks."""
+    """The host invites everyone to a rematch, choosing the game's rematch option
+    (``choice``: KÜT's 5, 8 or 12 tasks, King's length…; none for a plain rematch)."""
     try:
-        tasks = int(request.POST.get("tasks", ""))
+        choice = int(request.POST.get("choice", ""))
     except ValueError:
-        tasks = 0
+        choice = 0
     try:
-        new = rematch.rematch_offer(match_id, request.user, tasks, may_play=_may_play)
+        new = rematch.rematch_offer(match_id, request.user, choice, may_play=_may_play)
     except ServiceError as exc:
         return _rematch_reply(request, match_id, None, exc)
     return _rematch_reply(request, match_id, new)
@@ -395,4 +303,3 @@ def rematch_start(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 # each game's replay words (its replay_template's script); the okey replay's otherwise
-REPLAY_STRINGS = {"king": king_replay_strings, "kelimeki": kelimeki_replay_strings}

@@ -27,9 +27,20 @@ import polib
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ("tr", "en")
-# Scanned by makemessages; game/engine is pure Python and has no UI strings.
-SOURCE_DIRS = ("kut_site", "accounts", "game", "lobby", "templates")
-IGNORE = (".venv", "var", "tests", "static", "scripts", "game/engine", "node_modules")
+# Scanned by makemessages; the engines (game/engine, games/*/engine) are pure Python and
+# have no UI strings.  The games' web sides (games/<key>/web.py, templates) share the one
+# catalogue of the site.
+SOURCE_DIRS = ("kut_site", "accounts", "game", "games", "lobby", "templates")
+IGNORE = (
+    ".venv",
+    "var",
+    "tests",
+    "static",
+    "scripts",
+    "game/engine",
+    "games/*/engine",
+    "node_modules",
+)
 MAKEMESSAGES_ARGS = [
     "makemessages",
     *(f"--locale={locale}" for locale in LOCALES),

@@ -1,10 +1,11 @@
-"""The Game protocol: everything the platform asks of a game (house-style, "Many games,
-one platform"; portal.md).
+"""The Game protocol: everything the platform asks of a game's engine (house-style,
+"Many games, one platform"; portal.md).
 
-A game is one pure-Python package under ``game/engine/`` (no Django) that exports
-``GAME``, an object meeting :class:`Game`, and is named by one line in
+A game's engine is one pure-Python package, ``games/<key>/engine`` (no Django), that
+exports ``GAME``, an object meeting :class:`Game`, and is named by one line in
 ``game/engine/registry.py``.  The platform (services, frames, consumers, timers, bots,
-history, ranking, admin, lobby) only ever talks to this protocol.
+history, ranking, admin, lobby) only ever talks to this protocol, and to the game's web
+side through ``game.web`` (templates, strings).
 
 Conventions every game follows:
 
@@ -16,7 +17,7 @@ Conventions every game follows:
   the state is exactly as before.
 * ``now`` is seconds since the epoch (float), passed in: the engine never reads a clock,
   and never calls ``random``: chance comes from the injected ``rng`` (``random.Random``
-  API; a seeded one in tests, a secure one in production).
+  API; ``game.engine.fair.SeededRNG`` in tests, a secure one in production).
 * Views are JSON-ready dicts holding only what that seat (or a watcher, ``seat=None``)
   may see (P-1): never another seat's tiles or cards, the deck order or the seed.
 * Bots choose from a view, never from the state (P-1).
@@ -24,42 +25,43 @@ Conventions every game follows:
   result is in ``hand_results`` and ``match_result`` at once, and ``match_over`` is true
   if it was the last hand; ``start_next_hand`` then only deals.
 
-Optional members (the platform checks them with ``getattr``; a game may leave them out):
+Optional members (:data:`OPTIONAL`).  ``registry.get`` fills each one a game leaves out
+with its default, once, when the game is first loaded (:func:`complete`, boardgame.io's
+``ProcessGameConfig``), so the platform reads every member plainly, never with a
+``getattr`` default of its own:
 
-* ``replay_snapshot(state) -> dict`` — one step of a replay (``lobby.history.replay_hand``):
-  the whole table as JSON-ready dict, every rack or hand revealed.  Replays are shown only
-  once the match is over, to its players and staff (``lobby.history.match_visible_to``),
-  so nothing is hidden from them — but never the seed, a salt, tile ids or the deck
-  order (a deck *count* is fine).  Without it, the platform uses KÜT's snapshot.
-* ``replay_template`` — the template of the game's replay page (default
-  ``history/replay.html``, the okey-tile replay that KÜT and KDVli share).
+* ``views_for(state, seats) -> list[dict]`` — the views of several seats (``None``: the
+  watchers) at once, sharing their public part (issue 22).  Default: ``view_for`` per seat.
+* ``replay_snapshot(state) -> dict`` — one step of a replay: the whole table as a
+  JSON-ready dict, every rack or hand revealed.  Replays are shown only once the match is
+  over, to its players and staff, so nothing is hidden from them — but never the seed, a
+  salt, tile ids or the deck order (a count is fine).  Default None: no replay steps.
+* ``rating`` — P-9: a game whose rules define their own rating gives a
+  :class:`RatingScheme`; default None: P-4's placings.
+* ``rematch_choice`` — ``(option, values)``: the one option a rematch chooses again
+  (KÜT's tasks, K-X2; King's length, G-X5; KDVli's hands).  Default None: a plain rematch
+  with the options as they were.
 * ``practice_tables`` (default True) — whether the game has P-3's test tables.  False
-  (Kelimeki, W-X5): every table is rated; the create-table dialog offers no choice and
-  the lobby refuses an unrated table.
+  (Kelimeki, W-X5): every table is rated.
 * ``ranked_by_level`` (default True) — P-7's one ranking per game *and level*.  False
-  (Kelimeki's k-lig, W-L1): one ranking for all levels (stored with level ``""``); the
-  leaderboard shows no level tabs.
-* ``leaving_rules`` (default True) — whether P-5/P-11/P-12/P-13 apply.  False
-  (Kelimeki, W-X3/W-X5: a correspondence game): a closed page or a lost socket is not
-  leaving (no drop to a bot, no abandoning for inactivity), and starting another match
-  of the game does not leave the running ones (W-X4).
-* ``forfeit(state, seat, now) -> list[dict]`` — a game without leaving rules
-  (``leaving_rules = False``) may say what leaving is instead: the platform's leave
-  (``services.match_leave``, the table's exit button) then calls it, in turn or not, and
-  logs the leave with ``"forfeit": true`` so that replays apply it again.  Kelimeki's
-  W-E6 (W-X5: "the only way out of a game is the forfeit"): the seat takes no more
-  turns; no bot plays on for it.  An ``EngineError`` (the seat forfeited already) means
-  nothing to do.
-* ``export_log(state, log) -> dict`` — the history's scenario download from the whole
-  log (``log``: the match's ``(seat, kind, payload)`` rows in order; ``state``: as the
-  hand ended) instead of ``export_hand(state)``: Kelimeki's one game from its committed
-  deal with its moves.
+  (Kelimeki's k-lig, W-L1): one ranking for all levels (stored with level ``""``).
+* ``leaving_rules`` (default True) — whether P-5/P-11/P-12/P-13 apply.  False (Kelimeki,
+  W-X3/W-X5: a correspondence game): a lost socket is not leaving, housekeeping never
+  closes the match as idle, starting another match of the game leaves no running one.
+* ``forfeit(state, seat, now) -> list[dict]`` — for a game without leaving rules: what
+  leaving is instead (``services.match_leave`` calls it, in turn or not, and logs the
+  leave with ``"forfeit": true`` so replays apply it).  Kelimeki's W-E6.  An
+  ``EngineError`` means nothing to do.  Default None.
+* ``export_log(state, log) -> dict`` — the history's scenario download from the whole log
+  (``log``: the match's ``(seat, kind, payload)`` rows) instead of ``export_hand(state)``.
+  Default None.
 * ``options_for_seats(options, humans) -> dict`` — the options a lobby table's match
-  starts with, given which seats are humans (``humans``: one bool per seat): Kelimeki's
-  game against the AI (one human) has another clock than a live one (W-M1, W-X3).
-* ``move_seconds_for(options) -> int`` — the game's own move clock in seconds (W-X3:
-  48 h live, 7 days against the AI) instead of P-6's table move time; the platform's
-  deadline (``Match.deadline``, the sweep, ``on_timeout``) enforces it.
+  starts with, given which seats are humans (one bool per seat): Kelimeki's game against
+  the AI has another clock than a live one (W-M1, W-X3).  Default: the options as they are.
+* ``move_seconds_for(options) -> int`` — the game's own move clock in seconds instead of
+  P-6's table move time (Kelimeki's W-X3).  Default None: P-6.
+* ``tutorial`` — a guided first hand (KÜT's trial hand, K-X1) meeting
+  :class:`Tutorial`.  Default None: the game offers none.
 """
 
 from __future__ import annotations
@@ -209,3 +211,89 @@ class RatingScheme(Protocol):
         """The change written for each seat's player when a rated match ends (None:
         nothing written)."""
         ...
+
+
+class Tutorial(Protocol):
+    """A game's guided first hand (KÜT's trial hand, K-X1): a scripted deal, scripted
+    moves for the bots and the one action the player is asked for at each step.  The
+    platform plays it as a match of kind ``trial`` (unrated, recorded nowhere) through the
+    same service path; the hints' words are the game's web side's."""
+
+    options: dict  # the tutorial match's options (KÜT: 12 tasks, whose first is a küt of 3)
+    seats: int
+    human_seat: int  # the player's seat; the others are bots
+    bot_level: str  # BOT_LEVELS
+
+    def initial_state(self, seed: str) -> Any:
+        """The tutorial's state before the first move (its scripted deal)."""
+        ...
+
+    def check_action(self, state: Any, seat: int, action: dict) -> None:
+        """Raise ``RuleError`` unless ``action`` is what the script asks of the player now."""
+        ...
+
+    def bot_choice(self, state: Any, bots: set[int]) -> Any:
+        """The next scripted bot move ``(seat, action)``, :data:`WAIT` (the player is to
+        act), or None (no script: the bots play as bots)."""
+        ...
+
+    def progress(self, state: Any) -> dict:
+        """The step the player is at (a JSON-ready dict the table shows as its hint)."""
+        ...
+
+    def completed(self, state: Any) -> bool:
+        """Whether the player did everything the tutorial asks."""
+        ...
+
+    def finish(self, state: Any) -> None:
+        """End the match with its one hand (the tutorial is over)."""
+        ...
+
+
+WAIT = "wait"  # Tutorial.bot_choice: the script waits for the player
+
+
+def _views_for(game):
+    def views_for(state, seats):
+        return [game.view_for(state, seat) for seat in seats]
+
+    return views_for
+
+
+def _options_for_seats(options, humans):
+    return dict(options)
+
+
+# member -> its default (a callable given the game, for members whose default depends on it)
+OPTIONAL: dict[str, Any] = {
+    "views_for": _views_for,
+    "replay_snapshot": None,
+    "rating": None,
+    "rematch_choice": None,
+    "practice_tables": True,
+    "ranked_by_level": True,
+    "leaving_rules": True,
+    "forfeit": None,
+    "export_log": None,
+    "options_for_seats": lambda game: _options_for_seats,
+    "move_seconds_for": None,
+    "tutorial": None,
+}
+REQUIRED = tuple(
+    name for name in Game.__dict__ if not name.startswith("_") and name not in OPTIONAL
+) + tuple(Game.__annotations__)
+
+
+def complete(game):
+    """Fill in every optional member ``game`` leaves out with its default (once; the
+    same object is returned).  Raises ``TypeError`` naming a required member it lacks."""
+    if getattr(game, "_protocol_complete", False):
+        return game
+    missing = [name for name in REQUIRED if not hasattr(game, name)]
+    if missing:
+        raise TypeError(f"{game!r} lacks the protocol's {', '.join(sorted(set(missing)))}")
+    for name, default in OPTIONAL.items():
+        if not hasattr(game, name):
+            setattr(game, name, default(game) if callable(default) else default)
+    game._protocol_complete = True
+    return game

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from game.engine.protocol import InputError
+from game.engine.protocol import InputError, complete
 
 # each command's module and function inside a game's engine package (the convention)
 COMMANDS = {
@@ -69,14 +69,23 @@ def command(name: str, data: Any) -> Callable[[Any], dict]:
 
 
 def get(key: str):
-    """The registered game's GAME object (raises KeyError for an unknown key)."""
-    return importlib.import_module(GAMES[key].package).GAME
+    """The registered game's GAME, its optional members filled in with their defaults
+    (``protocol.complete``).  Raises KeyError for an unknown key."""
+    return complete(importlib.import_module(GAMES[key].package).GAME)
 
 
-def playable(key: str) -> bool:
-    """Whether the site can seat players at ``key``: its package is there and names a
-    table template (games still being built are shown as coming soon)."""
-    try:
-        return bool(getattr(get(key), "table_template", None))
-    except (KeyError, ImportError, AttributeError):
-        return False
+def home(key: str) -> str:
+    """The dotted path of the game's home package (its Django app): the package its
+    engine sits in (``games.kut`` for ``games.kut.engine``)."""
+    return GAMES[key].package.rpartition(".")[0]
+
+
+def homes() -> list[str]:
+    """Every registered game's home package (its Django app), in registry order."""
+    return [home(key) for key in GAMES]
+
+
+def register(key: str, package: str, commands: tuple[str, ...] = ("replay",)) -> None:
+    """Add a game that lives outside this list (the test suite's toy game, from its
+    settings): the same as a line in ``GAMES``."""
+    GAMES[key] = GameEntry(key, package, commands)

@@ -1,52 +1,39 @@
-"""Template tags around the match history and the trial hand (K-X1)."""
+"""Template tags around the match history and the games' guided first hands."""
 
 from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from game import rematch
-from game.trial import trial_offer_due as _trial_offer_due
+from game import rematch, tutorial
+from game.engine import registry
+from game.web import web
 
 register = template.Library()
 
 
 @register.simple_tag
-def trial_offer_due(user) -> bool:
-    """``{% trial_offer_due user as due %}``: whether to offer the trial hand (a player
-    who has neither played a match nor done or skipped the trial)."""
-    return _trial_offer_due(user)
+def tutorials_due(user) -> list[dict]:
+    """``{% tutorials_due user as due %}``: the games whose guided first hand to offer (a
+    player who has neither played the game nor done or skipped its guided hand), each
+    ``{"key", "name"}``."""
+    return [{"key": g, "name": registry.get(g).name} for g in tutorial.tutorials_due(user)]
 
 
 @register.simple_tag
 def table_extras_config(match, csrf_token) -> dict:
     """``{% table_extras_config match csrf_token as cfg %}``: what the table's extras
-    script (static/js/table-extras.js) needs — its texts in the request's language and
-    the rematch endpoints."""
+    script (static/js/table-extras.js) needs — its texts in the request's language, the
+    rematch endpoints and choices (each value with its label in the game's own words,
+    ``game.web``'s ``options_text``), and the guided first hand's hints (the game's)."""
     config = _config(match, csrf_token)
     option, choices = rematch.choices_for(match.game)
-    # a game with nothing to choose (Kelimeki, or no rematch_choice at all) gets one
-    # "Play again" button; it posts 0, which the service reads as a plain rematch
-    config["rematch_choices"] = list(choices) or [0]
-    if option is None:  # the same players, the same game, nothing to choose
-        config["strings"]["rematch"].update({
-            "choose": _("Play again with the same players?"),
-            "tasks": _("Play again"),
-            "offered_host": _(
-                "Invitation sent. The rematch starts when everyone has answered, or now: "
-                "players who have not answered get a bot."
-            ),
-            "invited": _("{name} invites you to a rematch."),
-        })  # fmt: skip
-    elif option != "tasks":  # King (G-X5), KDVli: the rematch chooses the number of hands
-        config["strings"]["rematch"].update({
-            "choose": _("Play again with the same players? Choose the number of hands."),
-            "tasks": _("{n} hands"),
-            "offered_host": _(
-                "Invitation sent ({n} hands). The rematch starts when everyone has "
-                "answered, or now: players who have not answered get a bot."
-            ),
-            "invited": _("{name} invites you to a rematch with {n} hands."),
-        })  # fmt: skip
+    game_web = web(match.game)
+    # a game with nothing to choose gets one "Play again" button; it posts 0, which the
+    # service reads as a plain rematch
+    config["rematch_choices"] = [
+        {"value": value, "label": game_web.options_text({option: value})} for value in choices
+    ] or [{"value": 0, "label": ""}]
+    config["strings"]["hints"] = game_web.tutorial_strings()
     return config
 
 
@@ -63,39 +50,6 @@ def _config(match, csrf_token) -> dict:
             "done_label": _("Done"),
             "hide": _("Hide"),
             "show": _("Show"),
-            "hints": {
-                "open": _(
-                    "Your task in this hand is a küt of 3: your red, yellow and blue 7. A "
-                    "group opens only when a separator sets it apart from the tiles beside "
-                    "it: tap the gap right after the blue 7 to put one there (or press "
-                    "Arrange, which does it for you), then press Open task."
-                ),
-                "discard_open": _(
-                    "Well done, your task is open! Now end your turn: discard a tile you do "
-                    "not need."
-                ),
-                "wait": _("The bots are playing. Wait for your turn."),
-                "draw": _("Your turn. Draw a tile from the centre deck."),
-                "lay_off": _(
-                    "You drew the black 7: it fits your küt. Drop it on the küt, or press "
-                    "Lay off. Then discard a tile."
-                ),
-                "discard_lay_off": _("Your küt has four 7s now. Discard a tile to end your turn."),
-                "wait_claim": _(
-                    "Watch the bots' discards: when a player draws from the centre instead of "
-                    "taking the tile thrown to them, others may claim it."
-                ),
-                "claim": _(
-                    "The blue 12 was thrown and the next player drew from the centre. Press "
-                    "Take the thrown tile: you get it together with a penalty tile from the "
-                    "deck."
-                ),
-                "done": _(
-                    "Trial complete: you opened a task, laid off a tile and claimed a thrown "
-                    "tile. Play the hand to its end, or go to the lobby."
-                ),
-                "over": _("The trial hand is over. You are ready for a real table!"),
-            },
             "replace": {
                 "title": _("Free seats"),
                 "vacant": _("Seat {n} was left; a bot plays it. Share this link to find a player:"),
@@ -105,14 +59,14 @@ def _config(match, csrf_token) -> dict:
                 "failed": _("That did not work. Please try again."),
             },
             "rematch": {
-                "choose": _("Play again with the same players? Choose the number of tasks."),
-                "tasks": _("{n} tasks"),
+                "choose": _("Play again with the same players?"),
+                "again": _("Play again"),
                 "offered_host": _(
-                    "Invitation sent ({n} tasks). The rematch starts when everyone has "
+                    "Invitation sent ({choice}). The rematch starts when everyone has "
                     "answered, or now: players who have not answered get a bot."
                 ),
                 "start_now": _("Start now"),
-                "invited": _("{name} invites you to a rematch with {n} tasks."),
+                "invited": _("{name} invites you to a rematch ({choice})."),
                 "accept": _("Play"),
                 "decline": _("Decline"),
                 "accepted": _("You accepted. The rematch starts when everyone has answered."),
@@ -132,11 +86,8 @@ def _config(match, csrf_token) -> dict:
 
 @register.filter
 def has_replay(game: str) -> bool:
-    """``{% if match.game|has_replay %}``: whether the game has a replay page (a GAME
-    whose ``replay_template`` is None has none yet: Kelimeki)."""
-    from game.engine import registry
-
+    """``{% if match.game|has_replay %}``: whether the game has a replay page."""
     try:
-        return getattr(registry.get(game), "replay_template", "history/replay.html") is not None
-    except (KeyError, ImportError):
+        return web(game).replay_template is not None
+    except KeyError:
         return False

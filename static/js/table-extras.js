@@ -126,8 +126,10 @@ function showRematch(frame) {
   list.replaceChildren();
   buttons.replaceChildren();
   rematchCard.dataset.state = "";
+  // each choice is {value, label}: the game's own option in its own words ("8 görev")
+  const labelOf = (value) => ((cfg.rematch_choices || []).find((c) => c.value === value) || { label: "" }).label;
   const choose = () =>
-    (cfg.rematch_choices || [5, 8, 12]).map((n) => button(fmt(R.tasks, { n }), () => post(cfg.offer, { tasks: n }), offer && offer.tasks !== n));
+    (cfg.rematch_choices || []).map((c) => button(c.label || R.again, () => post(cfg.offer, { choice: c.value }), offer && offer.choice !== c.value));
 
   if (!(offer && offer.match_id)) awaitingRematch = host || mine === "yes";
   if (offer && offer.match_id) {
@@ -157,7 +159,7 @@ function showRematch(frame) {
       buttons.append(...choose());
     } else {
       rematchCard.dataset.state = "offered";
-      text.textContent = fmt(R.offered_host, { n: offer.tasks });
+      text.textContent = fmt(R.offered_host, { choice: labelOf(offer.choice) });
       for (const seat of offer.asked || []) {
         const li = document.createElement("li");
         const answer = answers[String(seat)];
@@ -170,7 +172,7 @@ function showRematch(frame) {
     const by = match.seats.find((s) => s.user_id === offer.by);
     if (!mine) {
       rematchCard.dataset.state = "invited";
-      text.textContent = fmt(R.invited, { name: by ? by.name : "", n: offer.tasks });
+      text.textContent = fmt(R.invited, { name: by ? by.name : "", choice: labelOf(offer.choice) });
       buttons.append(
         button(R.accept, () => post(cfg.answer, { accept: "1" })),
         button(R.decline, () => post(cfg.answer, { accept: "0" }), true),

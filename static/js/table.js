@@ -379,7 +379,7 @@ function restoreFocus(key) {
 function renderBar() {
   const m = S.match;
   const h = S.hand;
-  $(".kt-task-no").textContent = fmt(T.task_no, { n: h.task_no, total: m.tasks });
+  $(".kt-task-no").textContent = fmt(T.task_no, { n: h.task_no, total: m.options.tasks });
   $(".kt-task-text").textContent = T.task_texts[String(h.task_no)] || "";
   $(".kt-hand-no").textContent = fmt(T.hand_no, { n: m.hand_no });
 }

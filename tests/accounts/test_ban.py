@@ -134,8 +134,8 @@ def test_a_banned_player_cannot_join_and_loses_their_open_seat(
     staff, player, django_user_model, django_capture_on_commit_callbacks
 ):
     host = django_user_model.objects.create_user("host", password=STRONG_PASSWORD)
-    other = lobby_services.table_create(host=host)
-    own = lobby_services.table_create(host=player)
+    other = lobby_services.table_create(game="kut", host=host)
+    own = lobby_services.table_create(game="kut", host=player)
     stale = User.objects.get(pk=player.pk)  # loaded before the ban (e.g. a socket's user)
     with django_capture_on_commit_callbacks(execute=True):
         user_ban(player, actor=staff, reason="Hile")
@@ -145,7 +145,7 @@ def test_a_banned_player_cannot_join_and_loses_their_open_seat(
         lobby_services.table_join(other.pk, stale)
     assert info.value.code == "banned"
     with pytest.raises(LobbyError):
-        lobby_services.play_now(player)
+        lobby_services.play_now(player, game="kut")
     user_unban(player, actor=staff)
     player.refresh_from_db()
     lobby_services.table_join(other.pk, player)
@@ -177,7 +177,7 @@ async def test_a_ban_closes_live_sockets_and_blocks_new_ones(settings, staff, pl
         for i in range(3)
     ]
     match = await sync_to_async(game_services.match_create)(
-        tasks=5, users=[player, *others], rated=False, seed="ban"
+        game="kut", options={"tasks": 5}, users=[player, *others], rated=False, seed="ban"
     )
     cookie = await sync_to_async(session_cookie)(player)
     match_socket, ok, _ = await connect(match.pk, cookie)

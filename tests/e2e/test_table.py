@@ -128,9 +128,9 @@ def create_match(
     def create():
         try:
             return services.match_create(
-                tasks=tasks, users=list(users), bot_levels=list(levels), rated=rated,
-                host=next(u for u in users if u is not None), seed=seed,
-            )  # fmt: skip
+                game="kut",
+                options={"tasks": tasks}, users=list(users), bot_levels=list(levels), rated=rated,
+                host=next(u for u in users if u is not None), seed=seed)  # fmt: skip
         finally:
             connection.close()
 

@@ -43,7 +43,9 @@ def test_a_non_staff_user_gets_no_admin_page(client, players, url):
 
 
 def test_staff_see_matches_but_never_the_seed_or_the_racks(client, staff, players):
-    match = services.match_create(tasks=5, users=players, seed="sekret-tohum-42")
+    match = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, seed="sekret-tohum-42"
+    )
     client.force_login(staff)
     assert client.get(reverse("admin:game_match_changelist")).status_code == 200
     page = client.get(reverse("admin:game_match_change", args=[match.pk])).content.decode()
@@ -58,8 +60,10 @@ def test_abort_leaves_rankings_unchanged(
     client, staff, players, django_capture_on_commit_callbacks
 ):
     ranking = Ranking.objects.create(user=players[0], game="kut", points=4, matches=6, wins=4)
-    match = services.match_create(tasks=5, users=players, rated=True, seed="abort")
-    finished = services.match_create(tasks=5, users=players, seed="done")
+    match = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=True, seed="abort"
+    )
+    finished = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="done")
     Match.objects.filter(pk=finished.pk).update(status=Match.Status.FINISHED)
     client.force_login(staff)
     with django_capture_on_commit_callbacks(execute=True):
@@ -83,8 +87,8 @@ def test_abort_leaves_rankings_unchanged(
 
 
 def test_staff_close_an_open_table_and_it_is_logged(client, staff, players):
-    table = lobby_services.table_create(host=players[0])
-    started = lobby_services.table_create(host=players[1])
+    table = lobby_services.table_create(game="kut", host=players[0])
+    started = lobby_services.table_create(game="kut", host=players[1])
     lobby_services.table_start(started.pk, players[1], fill_with_bots=True)
     client.force_login(staff)
     page = client.get(reverse("admin:lobby_table_change", args=[table.pk])).content.decode()
@@ -98,4 +102,4 @@ def test_staff_close_an_open_table_and_it_is_logged(client, staff, players):
     assert Table.objects.get(pk=started.pk).status == Table.Status.STARTED
     entry = ModerationLog.objects.get()
     assert (entry.action, entry.actor, entry.target_user) == ("table_close", staff, players[0])
-    lobby_services.table_create(host=players[0])  # the seat was freed
+    lobby_services.table_create(game="kut", host=players[0])  # the seat was freed

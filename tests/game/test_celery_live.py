@@ -111,7 +111,9 @@ class Watcher:
 
 def _one_human_three_bots(player) -> Match:
     for i in range(50):
-        m = services.match_create(tasks=5, users=[player, None, None, None], seed=f"live{i}")
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=[player, None, None, None], seed=f"live{i}"
+        )
         if MatchState.from_dict(m.state).hand.turn != 0:
             return m  # a bot starts: the human's first turn is a normal one
         services.match_abort(m.pk)  # (the worker may be playing it already)
@@ -173,8 +175,8 @@ def test_live_worker_times_out_an_idle_human_hands_the_seat_to_a_bot_and_ends_th
     assert [r.hand_no for r in results] == [1, 2, 3, 4, 5]
     for r in results:
         for s in range(4):
-            parts = sum(v for k, v in r.lines[s].items() if k != "total")
-            assert parts == r.lines[s]["total"] == r.scores[s]
+            parts = sum(v for k, v in r.detail["lines"][s].items() if k != "total")
+            assert parts == r.detail["lines"][s]["total"] == r.scores[s]
     assert [sum(r.scores[s] for r in results) for s in range(4)] == ms.totals
     assert m.finished_at is not None and m.deadline is None and m.bot_due is None
     versions = list(m.actions.values_list("version", flat=True))
@@ -192,7 +194,7 @@ def test_live_worker_crash_and_restart_never_applies_a_timeout_twice(players, li
     """Four idle humans: the worker is killed (SIGKILL) between timeouts and a new one
     started on the same queue; queued and redelivered sweeps carry old versions, so no
     turn is ever timed out twice, and none before its deadline."""
-    m = services.match_create(tasks=5, users=players, seed="live-crash")
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="live-crash")
     watch = Watcher(m.pk, live)
     count = lambda: MatchAction.objects.filter(match=m, kind="timeout").count()  # noqa: E731
     watch.until("a first timeout", lambda _m: count() >= 1, timeout=TURN + 10)
@@ -221,7 +223,7 @@ def test_live_embedded_filesystem_broker_runs_the_same_sweep(players, settings, 
     stack = CeleryStack(tmp_path / "fs", database_url(connection.settings_dict), None)
     with stack:
         assert "filesystem://" in stack.log()
-        m = services.match_create(tasks=5, users=players, seed="live-fs")
+        m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="live-fs")
         watch = Watcher(m.pk, stack)
         first = m.turn_started
         watch.until("a timeout", lambda _m: _m.version >= 2, timeout=TURN + 15)

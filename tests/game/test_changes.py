@@ -267,7 +267,7 @@ async def test_sockets_taking_change_frames_hold_the_snapshot_after_every_move(p
 
     @sync_to_async
     def setup():
-        m = services.match_create(tasks=5, users=list(players), rated=False,
+        m = services.match_create(game="kut", options={"tasks": 5}, users=list(players), rated=False,
                                   watchers_allowed=True, seed="changes-socket")  # fmt: skip
         return m.pk, [session_cookie(u) for u in players]
 

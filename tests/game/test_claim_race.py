@@ -171,7 +171,9 @@ def _table_races(servers, players, cookies, seed: str, budget: Budget) -> list:
     results = []
     conns: dict = {}
     try:
-        m = services.match_create(tasks=5, users=players, rated=False, seed=seed)
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=players, rated=False, seed=seed
+        )
         conns = run(open_players(m.pk, cookies, servers))
 
         def act(seat, action, version):
@@ -319,7 +321,7 @@ def _thread_races(players, tag: str, check_log: bool, expect: str, patch=None) -
         return done < THREAD_TRIALS and verdicts[expect] < ENOUGH
 
     while more():
-        mid = services.match_create(tasks=5, users=players, rated=False,
+        mid = services.match_create(game="kut", options={"tasks": 5}, users=players, rated=False,
                                     seed=f"{tag}-{tables}").pk  # fmt: skip
         tables += 1
         while more() and (position := next_position(mid, act)) is not None:

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 def make_match(players, **kw):
     kw.setdefault("seed", "consumer")
     kw.setdefault("rated", False)
-    m = services.match_create(tasks=8, users=players, **kw)
+    m = services.match_create(game="kut", options={"tasks": 8}, users=players, **kw)
     return m.pk, [session_cookie(u) for u in players]
 
 

@@ -48,7 +48,9 @@ def _seats(m: Match) -> list[MatchSeat]:
 
 def test_fast_bots_think_for_no_time(players, settings):
     settings.KUT_BOT_DELAY_SECONDS = 0
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="p1")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="p1"
+    )
     m, ms = _load(m.pk)
     seats = _seats(m)
     assert services.bot_think_seconds(m, KUT, ms, seats, {1, 2, 3}) == 0.0
@@ -56,7 +58,9 @@ def test_fast_bots_think_for_no_time(players, settings):
 
 def test_bots_think_like_people_taking_quicker_than_playing(players, paced):
     """Taking a tile: 0.8 x the base; playing: 1.3 x; each ±25 %."""
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="p2")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="p2"
+    )
     m, ms = _load(m.pk)
     seats = _seats(m)
     hand = ms.hand
@@ -75,7 +79,9 @@ def test_a_bot_that_drew_waits_out_the_claim_window_of_a_human_k_c1_k_c5(players
     only bots could claim there is no window."""
     found = False
     for i in range(40):
-        m = services.match_create(tasks=5, users=[players[0], None, None, None], seed=f"cw{i}")
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed=f"cw{i}"
+        )
         for _ in range(40):
             m, ms = _load(m.pk)
             hand = ms.hand
@@ -102,7 +108,9 @@ def test_a_bot_that_drew_waits_out_the_claim_window_of_a_human_k_c1_k_c5(players
 
 
 def test_a_human_sorting_the_rack_does_not_cut_a_bots_window_short(players, paced):
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="p4")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="p4"
+    )
     m, ms = _load(m.pk)
     if m.bot_due is None:  # the human starts: let a bot be due first
         services.match_apply_action(m.pk, 0, {"type": "timeout"}, m.version,
@@ -129,7 +137,7 @@ def test_embedded_bots_move_on_a_timer_of_the_web_process_at_their_pace(players,
     settings.KUT_BOTS_INLINE = True
     settings.KUT_BOT_DELAY_SECONDS = 0.2
     settings.KUT_CLAIM_WINDOW_SECONDS = 0.4
-    m = services.match_create(tasks=5, users=[None, None, None, players[0]], seed="p5",
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[None, None, None, players[0]], seed="p5",
                               rated=False)  # fmt: skip
     try:
         deadline = time.monotonic() + 20
@@ -164,7 +172,9 @@ def test_an_overdue_bot_seat_gets_its_bots_move_not_a_timeout_k_n6(players, pace
     """Issue 15, item 12: a bot seat's time can only run out because its move was late
     (a busy worker): the sweep plays the bot's move, logged as a bot's, never a timeout
     (K-N7 applies to players)."""
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="bt1")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="bt1"
+    )
     m, ms = _load(m.pk)
     if ms.hand.turn == 0:
         services.match_apply_action(m.pk, 0, {"type": "timeout"}, m.version,
@@ -187,7 +197,9 @@ def test_an_overdue_bot_seat_gets_its_bots_move_not_a_timeout_k_n6(players, pace
 
 
 def test_the_frame_says_what_the_timer_did_k_n7(players, paced):
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="tn1")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="tn1"
+    )
     for _ in range(20):
         m, ms = _load(m.pk)
         if ms.hand.turn == 0 and ms.hand.phase == "take":
@@ -212,7 +224,9 @@ def test_the_frame_says_what_the_timer_did_k_n7(players, paced):
 
 
 def test_geri_dondum_gives_an_away_seat_back_k_n7(players, paced):
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="gd1")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="gd1"
+    )
     with pytest.raises(services.ServiceError) as err:
         services.match_apply_action(m.pk, 0, {"type": "back"}, None)
     assert err.value.code == "not_away"
@@ -230,13 +244,13 @@ def test_geri_dondum_gives_an_away_seat_back_k_n7(players, paced):
 
 def test_starting_a_new_match_leaves_the_rated_one_p_5(players, settings):
     settings.KUT_BOTS_INLINE = False
-    rated = services.match_create(tasks=5, users=[players[0], players[1], None, None],
+    rated = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], players[1], None, None],
                                   seed="p5r")  # fmt: skip
-    test_table = services.match_create(tasks=5, users=[players[0], None, None, None],
+    test_table = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], None, None, None],
                                        seed="p5t", rated=False)  # fmt: skip
     client = Client()
     client.force_login(players[0])
-    response = client.post("/practice/", {"tasks": 5, "level": "easy"})
+    response = client.post("/kut/practice/", {"tasks": 5, "level": "easy"})
     assert response.status_code == 302
     seat = MatchSeat.objects.get(match=rated, seat=0)
     assert seat.left and seat.left_at is not None  # P-5: counted as a leave
@@ -251,7 +265,9 @@ def test_starting_a_new_match_leaves_the_rated_one_p_5(players, settings):
 
 def test_a_finished_matchs_page_answers_a_player_who_left_it(players, settings):
     settings.KUT_BOTS_INLINE = True
-    m = services.match_create(tasks=5, users=[players[0], players[1], None, None], seed="fm1")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], players[1], None, None], seed="fm1"
+    )
     services.match_leave(m.pk, players[1])
     client = Client()
     client.force_login(players[1])
@@ -271,7 +287,9 @@ def test_embedded_web_process_adopts_a_bot_move_the_worker_left(players, setting
     settings.KUT_BOTS_INLINE = True
     settings.KUT_BOT_DELAY_SECONDS = 0.2
     settings.KUT_CLAIM_WINDOW_SECONDS = 0.4
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="ad1")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="ad1"
+    )
     try:
         deadline = time.monotonic() + 20
         while runner.pending_timers() or _load(m.pk)[1].hand.turn != 0:  # the human's turn

@@ -49,7 +49,9 @@ def _without_clock(text: str) -> dict:
 def test_shared_frames_equal_each_seats_own_frame(players):
     """The broadcast builds the views of one move together (KÜT's ``views_for``: the
     public part once, issue 22); each frame is still, to the character, the seat's own."""
-    m = services.match_create(tasks=5, users=players, seed="frames", watchers_allowed=True)
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, seed="frames", watchers_allowed=True
+    )
     rng = random.Random(3)
     for _ in range(8):  # along a hand: opening, claims, lay-offs, the end
         m = _play(m, 12, rng)
@@ -75,7 +77,11 @@ def test_a_move_reads_nothing_again_after_its_commit(players, monkeypatch):
     """BEGIN, the locked match row, its seats with users (one statement on PostgreSQL,
     issue 22), the log row and the match row (one statement on PostgreSQL), COMMIT: the
     broadcast reuses the seats and the state the move read under the lock."""
-    m = _play(services.match_create(tasks=5, users=players, seed="queries"), 3, random.Random(4))
+    m = _play(
+        services.match_create(game="kut", options={"tasks": 5}, users=players, seed="queries"),
+        3,
+        random.Random(4),
+    )
     sent = []
     monkeypatch.setattr(broadcast.fanout, "publish", _record(sent))
     hand = MatchState.from_dict(m.state).hand

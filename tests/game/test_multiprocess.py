@@ -99,7 +99,9 @@ def _check_log(match_id: int, sent: list) -> Match:
 
 def test_a_full_hand_over_two_daphne_processes(daphnes, players, ws_loop):
     run = ws_loop.run_until_complete
-    m = services.match_create(tasks=8, users=players, rated=False, seed=SHORT_HANDS[0])
+    m = services.match_create(
+        game="kut", options={"tasks": 8}, users=players, rated=False, seed=SHORT_HANDS[0]
+    )
     cookies = [session_cookie(u) for u in players]
     servers = [daphnes.a, daphnes.a, daphnes.b, daphnes.b]
     conns = run(open_players(m.pk, cookies, servers))
@@ -122,7 +124,9 @@ def test_a_full_hand_over_two_daphne_processes(daphnes, players, ws_loop):
 
 def test_a_killed_process_restarts_and_the_hand_goes_on(daphnes, players, ws_loop):
     run = ws_loop.run_until_complete
-    m = services.match_create(tasks=8, users=players, rated=False, seed=SHORT_HANDS[1])
+    m = services.match_create(
+        game="kut", options={"tasks": 8}, users=players, rated=False, seed=SHORT_HANDS[1]
+    )
     cookies = [session_cookie(u) for u in players]
     servers = [daphnes.a, daphnes.a, daphnes.b, daphnes.b]
     conns = run(open_players(m.pk, cookies, servers))

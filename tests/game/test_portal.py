@@ -16,7 +16,7 @@ def test_p6_move_time_is_30_to_300_in_15s_steps_and_kut_keeps_45():
                                            portal.MOVE_SECONDS_CHOICES[1:]))  # fmt: skip
 
     class Free:
-        fixed_move_seconds, default_move_seconds = False, 60
+        fixed_move_seconds, default_move_seconds, move_seconds_for = False, 60, None
 
     assert portal.move_seconds(Free(), None) == 60
     assert portal.move_seconds(Free(), 135) == 135

@@ -32,7 +32,9 @@ def _seat(match, n) -> MatchSeat:
 
 def _human_turn_match(players, seed="p13"):
     """A rated match where seat 0 (a human) is to move (bots play seats 1-3 at once)."""
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed=seed)
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed=seed
+    )
     m.refresh_from_db()
     assert m.state["hand"]["turn"] == 0 or m.status != Match.Status.PLAYING
     return m
@@ -76,7 +78,7 @@ def test_p13_p5_a_player_who_does_not_come_back_within_3_minutes_has_left(player
 
 def _left_seat_match(players):
     """A rated match of two humans and two bots in which players[1] (seat 1) has left."""
-    m = services.match_create(tasks=5, users=[players[0], players[1], None, None], seed="p12",
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], players[1], None, None], seed="p12",
                               host=players[0])  # fmt: skip
     services.match_leave(m.pk, players[1])
     return m
@@ -128,7 +130,7 @@ def test_p12_the_replacement_loses_nothing_and_the_leaver_keeps_the_leave(
     services.match_seat_request(m.pk, outsider, 1)
     services.match_seat_answer(m.pk, players[0], 1, True)
     totals = [100, replacement_total, 200, 300]
-    HandResult.objects.create(match=m, hand_no=1, task_no=1, scores=totals, lines=[{}] * 4)
+    HandResult.objects.create(match=m, hand_no=1, scores=totals)
     Match.objects.filter(pk=m.pk).update(
         status=Match.Status.FINISHED, finished_at=timezone.now(),
         state={**m.state, "totals": totals},

@@ -34,7 +34,9 @@ def test_layout_moves_change_nothing_the_other_seats_act_on(players, settings):
     settings.KUT_BOTS_INLINE = False
     settings.KUT_BOT_DELAY_SECONDS = 30
     now = timezone.now()
-    m = services.match_create(tasks=5, users=players, rated=True, seed="s6", now=now)
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=True, seed="s6", now=now
+    )
     seats = m.seats.order_by("seat")
     for s in seats[1:]:  # seats 1-3 are bots; seat 0 a human
         s.user = None
@@ -68,7 +70,9 @@ def test_layout_moves_change_nothing_the_other_seats_act_on(players, settings):
 def test_layout_past_the_deadline_times_nobody_out(players):
     """An overdue turn is the timer's (the sweep's) to close, not a layout move's."""
     now = timezone.now()
-    m = services.match_create(tasks=5, users=players, rated=True, seed="s7", now=now)
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=True, seed="s7", now=now
+    )
     later = now + timedelta(seconds=600)
     ms = MatchState.from_dict(m.state)
     services.match_apply_action(m.pk, (ms.hand.turn + 2) % 4, {"type": "arrange"}, None, now=later)
@@ -78,7 +82,9 @@ def test_layout_past_the_deadline_times_nobody_out(players):
 
 def test_a_client_sent_timeout_is_refused(players):
     """Only the server times a seat out (K-N7): a player's own timeout changes nothing."""
-    m = services.match_create(tasks=5, users=players, rated=True, seed="s8")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=True, seed="s8"
+    )
     turn = MatchState.from_dict(m.state).hand.turn
     with pytest.raises(services.ServiceError) as exc:
         services.match_apply_action(m.pk, turn, {"type": "timeout"}, m.version)
@@ -91,7 +97,7 @@ def test_a_client_sent_timeout_is_refused(players):
 async def test_only_the_seats_own_socket_gets_its_layout(players):
     """The layout frame goes to the seat's socket alone (same version, a higher
     ``layout``); the other seats' sockets get nothing."""
-    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+    m = await sync_to_async(services.match_create)(game="kut", options={"tasks": 5}, users=players, rated=False,
                                                     seed="s9")  # fmt: skip
     comms = []
     for u in players[:2]:

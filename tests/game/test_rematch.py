@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from game import rematch, services, trial
+from game import rematch, services, tutorial
 from game.frames import match_frame
 from game.models import Match, MatchAction, MatchSeat
 from games.kut.engine.match import MatchState
@@ -24,7 +24,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def finished(users, *, host=None, rated=True, levels=None, seed="rematch"):
     """A match that has just finished (its play is not what these tests are about)."""
     match = services.match_create(
-        tasks=5, users=users, bot_levels=levels, rated=rated, host=host or users[0], seed=seed
+        game="kut",
+        options={"tasks": 5},
+        users=users,
+        bot_levels=levels,
+        rated=rated,
+        host=host or users[0],
+        seed=seed,
     )
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.FINISHED, finished_at=timezone.now(), deadline=None, bot_due=None
@@ -53,13 +59,13 @@ def test_host_rematch_with_one_player_accepting_and_one_declining(players):
     old = finished([ali, ayse, can, None], levels=["", "", "", "hard"])
     assert rematch.rematch_offer(old.pk, ali, 8) is None  # two players to ask
     info = rematch_frame(old, seat=1)
-    assert info == {"tasks": 8, "by": ali.pk, "asked": [1, 2], "answers": {}, "match_id": None,
+    assert info == {"choice": 8, "by": ali.pk, "asked": [1, 2], "answers": {}, "match_id": None,
                     "url": None}  # fmt: skip
     assert rematch.rematch_answer(old.pk, ayse, True) is None  # can has not answered
     assert rematch_frame(old)["answers"] == {"1": "yes"}
     new = rematch.rematch_answer(old.pk, can, False)  # the last answer starts it
     assert new is not None and new.rematch_of_id == old.pk
-    assert (new.tasks, new.rated, new.host_id, new.kind) == (8, True, ali.pk, "normal")
+    assert (new.options["tasks"], new.rated, new.host_id, new.kind) == (8, True, ali.pk, "normal")
     assert seating(new) == [(ali, ""), (ayse, ""), (None, "normal"), (None, "hard")]
     state = MatchState.from_dict(new.state)
     assert state.totals == [0, 0, 0, 0] and state.hand_no == 1  # totals from zero (K-X2)
@@ -87,10 +93,10 @@ def test_the_host_starts_without_waiting_and_leavers_are_not_asked(players):
     assert rematch_frame(old)["asked"] == [1, 3]  # can left: not asked
     rematch.rematch_answer(old.pk, deniz, True)
     rematch.rematch_offer(old.pk, ali, 12)  # a new choice asks everyone again
-    assert rematch_frame(old)["answers"] == {} and rematch_frame(old)["tasks"] == 12
+    assert rematch_frame(old)["answers"] == {} and rematch_frame(old)["choice"] == 12
     rematch.rematch_answer(old.pk, deniz, True)
     new = rematch.rematch_start(old.pk, ali)  # ayse has not answered: a bot plays for her
-    assert new.tasks == 12
+    assert new.options["tasks"] == 12
     assert seating(new) == [(ali, ""), (None, "normal"), (None, "normal"), (deniz, "")]
 
 
@@ -112,17 +118,19 @@ def test_rematch_refusals(players):
         return info.value.code
 
     assert code(rematch.rematch_offer, old.pk, ayse, 8) == "not_host"
-    assert code(rematch.rematch_offer, old.pk, ali, 7) == "bad_tasks"
+    assert code(rematch.rematch_offer, old.pk, ali, 7) == "bad_choice"
     assert code(rematch.rematch_answer, old.pk, ayse, True) == "no_offer"
     assert code(rematch.rematch_start, old.pk, ali) == "no_offer"
     assert code(rematch.rematch_offer, 999999, ali, 8) == "no_such_match"
-    running = services.match_create(tasks=5, users=[ali, ayse, None, None], seed="on")
+    running = services.match_create(
+        game="kut", options={"tasks": 5}, users=[ali, ayse, None, None], seed="on"
+    )
     assert code(rematch.rematch_offer, running.pk, ali, 8) == "match_not_over"
     rematch.rematch_offer(old.pk, ali, 8)
     assert code(rematch.rematch_answer, old.pk, can, True) == "not_seated"
     assert code(rematch.rematch_answer, old.pk, ali, True) == "not_seated"  # the host
     assert code(rematch.rematch_start, old.pk, ayse) == "not_host"
-    practice = trial.trial_create(can)
+    practice = tutorial.tutorial_create(can, "kut")
     Match.objects.filter(pk=practice.pk).update(status=Match.Status.FINISHED)
     assert code(rematch.rematch_offer, practice.pk, can, 8) == "no_rematch"
     left_host = finished([ali, ayse, None, None], seed="gone")
@@ -139,11 +147,13 @@ def test_rematch_views_answer_json_and_keep_banned_players_out(players):
     json_accept = {"HTTP_ACCEPT": "application/json"}
     offer = reverse("lobby:rematch_offer", args=[old.pk])
     answer = reverse("lobby:rematch_answer", args=[old.pk])
-    refused = client_for(ayse).post(offer, {"tasks": "8"}, **json_accept)
+    refused = client_for(ayse).post(offer, {"choice": "8"}, **json_accept)
     assert refused.status_code == 409 and refused.json()["code"] == "not_host"
     assert "kurucusu" in refused.json()["message"]  # Turkish, from the catalogue
-    assert client_for(ali).post(offer, {"tasks": "x"}, **json_accept).json()["code"] == "bad_tasks"
-    assert client_for(ali).post(offer, {"tasks": "8"}, **json_accept).json() == {
+    assert (
+        client_for(ali).post(offer, {"choice": "x"}, **json_accept).json()["code"] == "bad_choice"
+    )
+    assert client_for(ali).post(offer, {"choice": "8"}, **json_accept).json() == {
         "ok": True, "match_id": None, "url": None,
     }  # fmt: skip
     assert client_for(ayse).post(answer, {"accept": "1"}, **json_accept).json()["ok"]
@@ -180,7 +190,7 @@ async def test_the_invitation_and_the_start_reach_the_players_sockets(players):
 
     await sync_to_async(rematch.rematch_offer)(old.pk, ali, 8)
     frame = await next_rematch(guest_comm, lambda i: True)
-    assert frame["me"] == 1 and frame["match"]["rematch"]["tasks"] == 8
+    assert frame["me"] == 1 and frame["match"]["rematch"]["choice"] == 8
     assert frame["match"]["rematch"]["asked"] == [1] and frame["match"]["host_id"] == ali.pk
     await sync_to_async(rematch.rematch_answer)(old.pk, ayse, False)  # declines
     frame = await next_rematch(host_comm, lambda i: i["match_id"])
@@ -217,7 +227,12 @@ async def test_leaving_mid_match_a_bot_takes_over_p5_is_recorded_and_the_last_le
 ):
     ali, ayse = players[:2]
     match = await sync_to_async(services.match_create)(
-        tasks=5, users=[ali, ayse, None, None], rated=True, seed="leave-mid", host=ali
+        game="kut",
+        options={"tasks": 5},
+        users=[ali, ayse, None, None],
+        rated=True,
+        seed="leave-mid",
+        host=ali,
     )
     cookies = [await sync_to_async(session_cookie)(u) for u in (ali, ayse)]
     stay, ok, _ = await connect(match.pk, cookies[1])
@@ -289,7 +304,7 @@ def test_a_game_without_rematch_choice_gets_a_plain_rematch(players, monkeypatch
     assert rematch.choices_for("kut") == ("tasks", (5, 8, 12))
     assert rematch.choices_for("kdvli") == ("hands", (3, 5, 7, 9, 11))
     assert rematch.choices_for("no-such-game") == (None, ())
-    monkeypatch.delattr(type(kut), "rematch_choice")
+    monkeypatch.setattr(kut, "rematch_choice", None)  # the protocol's default
     assert rematch.choices_for("kut") == (None, ())
 
     ali, ayse = players[:2]
@@ -298,7 +313,7 @@ def test_a_game_without_rematch_choice_gets_a_plain_rematch(players, monkeypatch
     from lobby.templatetags.history_tags import table_extras_config
 
     cfg = table_extras_config(old, "token")
-    assert cfg["rematch_choices"] == [0] and "{n}" not in cfg["strings"]["rematch"]["tasks"]
+    assert cfg["rematch_choices"] == [{"value": 0, "label": ""}]
     options = dict(old.options)
 
     def code(*args):
@@ -306,10 +321,10 @@ def test_a_game_without_rematch_choice_gets_a_plain_rematch(players, monkeypatch
             rematch.rematch_offer(*args)
         return info.value.code
 
-    assert code(old.pk, ali, 8) == "bad_tasks"  # nothing to choose: a number is refused
-    assert code(old.pk, ali, "8") == "bad_tasks"
+    assert code(old.pk, ali, 8) == "bad_choice"  # nothing to choose: a number is refused
+    assert code(old.pk, ali, "8") == "bad_choice"
     assert rematch.rematch_offer(old.pk, ali, None) is None  # ayşe is asked
-    assert rematch_frame(old)["tasks"] is None
+    assert rematch_frame(old)["choice"] is None
     new = rematch.rematch_answer(old.pk, ayse, True)
     assert new is not None and new.options == options  # the same options, nothing forced
     assert seating(new) == [(ali, ""), (ayse, ""), (None, "hard"), (None, "easy")]

@@ -42,7 +42,9 @@ def _play(players, fast: bool, monkeypatch, moves: int = 400) -> tuple[Match, li
 
     monkeypatch.setattr(broadcast.fanout, "publish", record)
     t0 = timezone.now().replace(microsecond=0)
-    m = services.match_create(tasks=5, users=players, seed="rows-same-seed", rated=True, now=t0)
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, seed="rows-same-seed", rated=True, now=t0
+    )
     Match.objects.filter(pk=m.pk).update(created_at=t0)  # times compared from here
     services.match_seat_connected(m.pk, 2, True)
     rng = random.Random(11)
@@ -99,8 +101,8 @@ def test_the_sql_path_stores_and_sends_what_the_orm_path_does(players, monkeypat
     assert orm.version > 100 and HandResult.objects.filter(match=orm).exists()
     assert _fields(orm) == _fields(fast)
     assert _log(orm) == _log(fast)
-    assert list(HandResult.objects.filter(match=orm).values_list("hand_no", "scores", "lines")) \
-        == list(HandResult.objects.filter(match=fast).values_list("hand_no", "scores", "lines"))  # fmt: skip
+    assert list(HandResult.objects.filter(match=orm).values_list("hand_no", "scores", "detail")) \
+        == list(HandResult.objects.filter(match=fast).values_list("hand_no", "scores", "detail"))  # fmt: skip
     assert _frames(orm_sent, orm) == _frames(fast_sent, fast)
     seats = lambda m: list(m.seats.order_by("seat").values(  # noqa: E731
         "seat", "user_id", "bot_level", "away", "connected", "left"))  # fmt: skip
@@ -108,7 +110,9 @@ def test_the_sql_path_stores_and_sends_what_the_orm_path_does(players, monkeypat
 
 
 def test_the_locked_row_and_seats_are_complete_instances(players, monkeypatch):
-    m = services.match_create(tasks=8, users=players[:3] + [None], seed="rows-inst", rated=True)
+    m = services.match_create(
+        game="kut", options={"tasks": 8}, users=players[:3] + [None], seed="rows-inst", rated=True
+    )
     MatchSeat.objects.filter(match=m, seat=1).update(away=True, away_since=m.created_at)
     players[0].display_name = "Ayşe"
     players[0].save()
@@ -141,7 +145,9 @@ def test_the_locked_row_and_seats_are_complete_instances(players, monkeypatch):
 def test_a_refused_action_stores_nothing_on_either_path(players, monkeypatch):
     for fast in (False, True):
         _sql_where_possible(monkeypatch, fast)
-        m = services.match_create(tasks=5, users=players, seed=f"rows-refused-{fast}")
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=players, seed=f"rows-refused-{fast}"
+        )
         hand = MatchState.from_dict(m.state).hand
         with pytest.raises(RuleError):
             services.match_apply_action(m.pk, (hand.turn + 1) % 4, {"type": "draw"}, m.version)
@@ -155,7 +161,7 @@ def test_the_moves_statements_are_prepared_once_per_connection(players, monkeypa
     on by default), not on every move; Django's own queries stay unprepared."""
     _sql_where_possible(monkeypatch, True)
     assert connection.settings_dict["OPTIONS"].get("prepare_threshold") == 10**9
-    m = services.match_create(tasks=5, users=players, seed="rows-prepared")
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="rows-prepared")
     for _ in range(6):
         m.refresh_from_db()
         hand = MatchState.from_dict(m.state).hand
@@ -186,7 +192,7 @@ def test_a_moves_lock_reads_its_players_by_key_whatever_the_planner_prefers(play
 
     User = get_user_model()
     User.objects.bulk_create(User(username=f"kalabalik{i}") for i in range(2000))
-    match = services.match_create(users=list(players), seed="plan")
+    match = services.match_create(game="kut", users=list(players), seed="plan")
     plan = rows._plan()
 
     def scans(node):

@@ -21,7 +21,7 @@ def _hand(match):
 
 
 def test_create_deals_hand_one(players):
-    m = services.match_create(tasks=5, users=players, seed="s1")
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="s1")
     hand = _hand(m)
     assert m.status == Match.Status.PLAYING and m.version == 1
     assert sorted(r.count() for r in hand.racks) == [14, 14, 14, 15]
@@ -29,7 +29,7 @@ def test_create_deals_hand_one(players):
 
 
 def test_stale_version_and_illegal_action_change_nothing(players):
-    m = services.match_create(tasks=8, users=players, seed="s2")
+    m = services.match_create(game="kut", options={"tasks": 8}, users=players, seed="s2")
     hand = _hand(m)
     before = (m.version, m.state)
     with pytest.raises(services.ServiceError) as e:
@@ -44,7 +44,7 @@ def test_stale_version_and_illegal_action_change_nothing(players):
 
 def test_overdue_turn_times_out_first_and_sweep_is_idempotent(players):
     now = timezone.now()
-    m = services.match_create(tasks=8, users=players, seed="s3", now=now)
+    m = services.match_create(game="kut", options={"tasks": 8}, users=players, seed="s3", now=now)
     hand = _hand(m)
     later = now + timedelta(seconds=46)
     assert services.match_expire_turn(m.pk, m.version, later)
@@ -55,7 +55,9 @@ def test_overdue_turn_times_out_first_and_sweep_is_idempotent(players):
 
 
 def test_test_tables_have_no_timer(players):
-    m = services.match_create(tasks=5, users=players, rated=False, seed="s4")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=False, seed="s4"
+    )
     assert m.deadline is None
     assert not services.match_expire_turn(m.pk, None, timezone.now() + timedelta(hours=1))
 
@@ -63,7 +65,7 @@ def test_test_tables_have_no_timer(players):
 def test_the_last_human_leaving_closes_the_table(players):
     """K-X3: bots take the seats of those who leave; with no human left the match is
     closed as abandoned."""
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="s5",
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="s5",
                               bot_levels=["", "easy", "normal", "hard"])  # fmt: skip
     services.match_leave(m.pk, players[0])  # the human leaves: all bots now
     m.refresh_from_db()
@@ -71,7 +73,7 @@ def test_the_last_human_leaving_closes_the_table(players):
 
 
 def test_replaying_the_log_reproduces_the_state(players):
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="s6",
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="s6",
                               rated=False)  # fmt: skip
     m.refresh_from_db()
     for _ in range(300):
@@ -98,7 +100,9 @@ def test_replaying_the_log_reproduces_the_state(players):
 
 
 def test_action_log_holds_every_accepted_action(players):
-    m = services.match_create(tasks=8, users=players, seed="s7", rated=False)
+    m = services.match_create(
+        game="kut", options={"tasks": 8}, users=players, seed="s7", rated=False
+    )
     hand = _hand(m)
     seat = hand.turn
     tile = hand.ids[hand.racks[seat].tiles()[0]]

@@ -60,7 +60,9 @@ def _human_first(players, seed_prefix: str, human: int = 0, **kw) -> Match:
     users = [None] * 4
     users[human] = players[0]
     for i in range(50):
-        m = services.match_create(tasks=5, users=users, seed=f"{seed_prefix}{i}", **kw)
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=users, seed=f"{seed_prefix}{i}", **kw
+        )
         if MatchState.from_dict(m.state).hand.turn != human:
             return m
         services.match_abort(m.pk)  # the human would start: not what the test wants
@@ -99,7 +101,7 @@ def _human_turn(human):
 
 def test_overdue_turn_is_completed_by_the_sweep_and_taking_does_not_restart_it(players):
     t0 = timezone.now()
-    m = services.match_create(tasks=5, users=players, seed="tm1", now=t0)
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm1", now=t0)
     seat = MatchState.from_dict(m.state).hand.turn
     assert m.deadline == t0 + timedelta(seconds=45) and m.bot_due is None
     # the starter's first turn (K-D3) is a play turn: discard, then the next seat draws
@@ -123,7 +125,7 @@ def test_overdue_turn_is_completed_by_the_sweep_and_taking_does_not_restart_it(p
 
 def test_sweeping_twice_or_with_an_old_version_applies_the_timeout_once(players):
     t0 = timezone.now()
-    m = services.match_create(tasks=5, users=players, seed="tm2", now=t0)
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm2", now=t0)
     late = t0 + timedelta(seconds=46)
     old_version = m.version
     assert tasks.sweep(late) == 1
@@ -141,7 +143,7 @@ def test_a_worker_crash_mid_write_then_a_retry_applies_the_timeout_once(players,
     message, same version) then applies the timeout exactly once, and a further
     redelivery does nothing."""
     t0 = timezone.now()
-    m = services.match_create(tasks=5, users=players, seed="tm3", now=t0)
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm3", now=t0)
     before = (m.version, m.state)
     late = t0 + timedelta(seconds=50)
     real = services._schedule
@@ -168,7 +170,7 @@ def test_a_worker_crash_mid_write_then_a_retry_applies_the_timeout_once(players,
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
 def test_two_sweeps_racing_for_one_overdue_turn_apply_it_once(players):
     t0 = timezone.now()
-    m = services.match_create(tasks=5, users=players, seed="tm4", now=t0)
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm4", now=t0)
     late = t0 + timedelta(seconds=46)
     barrier = threading.Barrier(4)
     results: list = []
@@ -191,7 +193,9 @@ def test_two_sweeps_racing_for_one_overdue_turn_apply_it_once(players):
 
 def test_test_tables_are_never_timed_out(players):
     t0 = timezone.now()
-    m = services.match_create(tasks=5, users=players, rated=False, seed="tm5", now=t0)
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=False, seed="tm5", now=t0
+    )
     assert tasks.sweep(t0 + timedelta(hours=2)) == 0  # P-3
     assert not m.actions.filter(kind="timeout").exists()
 
@@ -237,7 +241,7 @@ def test_two_timeouts_in_a_row_make_the_seat_away_and_a_bot_plays_it_at_once(pla
 
 
 def test_the_frame_carries_the_clock_and_the_warning(players):
-    m = services.match_create(tasks=5, users=players, seed="tm7")
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm7")
     frame = match_frame(m, 0)["match"]
     assert frame["warning_seconds"] == 10
     assert frame["deadline"] - frame["turn_started"] == 45_000
@@ -284,10 +288,10 @@ def test_a_five_task_match_with_an_idle_human_and_three_bots_finishes_by_itself(
     # results: one row per hand; reasons add up to each score; scores add up to totals
     results = list(HandResult.objects.filter(match=m).order_by("hand_no"))
     assert [r.hand_no for r in results] == [1, 2, 3, 4, 5]
-    assert [r.task_no for r in results] == [1, 2, 3, 4, 5]
+    assert [r.detail["task_no"] for r in results] == [1, 2, 3, 4, 5]
     for r in results:
         for s in range(4):
-            line = r.lines[s]
+            line = r.detail["lines"][s]
             parts = sum(v for k, v in line.items() if k != "total")
             assert parts == line["total"] == r.scores[s]
     totals = [sum(r.scores[s] for r in results) for s in range(4)]
@@ -309,7 +313,7 @@ def test_a_five_task_match_with_an_idle_human_and_three_bots_finishes_by_itself(
 
 def test_housekeeping_closes_a_table_left_alone_for_long(players):
     t0 = timezone.now()
-    m = services.match_create(tasks=5, users=players[:2] + [None, None], rated=False,
+    m = services.match_create(game="kut", options={"tasks": 5}, users=players[:2] + [None, None], rated=False,
                               seed="tm10", now=t0)  # fmt: skip
     MatchSeat.objects.filter(match=m, seat=0).update(connected=True)
     later = t0 + timedelta(seconds=1800)
@@ -333,8 +337,12 @@ def test_housekeeping_closes_a_table_left_alone_for_long(players):
 
 
 def test_housekeeping_closes_a_table_with_no_human_left(players):
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], seed="tm11")
-    other = services.match_create(tasks=5, users=[players[1], None, None, None], seed="tm12")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[0], None, None, None], seed="tm11"
+    )
+    other = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[1], None, None, None], seed="tm12"
+    )
     players[0].delete()  # the seat's user becomes NULL: nobody human is left there
     assert tasks.housekeeping(timezone.now()) == 1
     m.refresh_from_db()
@@ -346,8 +354,8 @@ def test_housekeeping_closes_a_table_with_no_human_left(players):
 
 def test_one_broken_match_does_not_stop_the_sweep(players, monkeypatch):
     t0 = timezone.now()
-    a = services.match_create(tasks=5, users=players, seed="tm13", now=t0)
-    b = services.match_create(tasks=5, users=players, seed="tm14", now=t0)
+    a = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm13", now=t0)
+    b = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="tm14", now=t0)
     real = services.match_expire_turn
 
     def broken(match_id, *args):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from game import services, trial
+from game import services, tutorial
 from game.engine.errors import RuleError
 from game.frames import match_frame
 from game.models import Match, MatchAction
@@ -52,11 +52,11 @@ def rack_id(match, face: str) -> str:
 
 def test_the_three_steps_through_the_service(players):
     ali = players[0]
-    match = trial.trial_create(ali)
-    assert (match.kind, match.rated, match.tasks) == ("trial", False, 12)
+    match = tutorial.tutorial_create(ali, "kut")
+    assert (match.kind, match.rated, match.options["tasks"]) == ("trial", False, 12)
     assert match.deadline is None  # unrated: no move timer (P-3)
     assert hint(match) == {"step": 1, "steps": 3, "hint": "open"}
-    assert trial.trial_create(ali).pk == match.pk  # the running one, not a second
+    assert tutorial.tutorial_create(ali, "kut").pk == match.pk  # the running one, not a second
 
     # step 1: open the küt of 3 on the first turn (K-D3, K-O1), then discard
     assert refused(match, {"type": "discard", "tile_id": rack_id(match, "R1")}) == "not_opened"
@@ -94,7 +94,7 @@ def test_the_three_steps_through_the_service(players):
     assert "Y5" in [tile_name(t) for t in hand.racks[0].tiles()]  # the penalty tile
     assert hint(match)["hint"] == "done"
     ali.refresh_from_db()
-    assert ali.trial_done  # not offered again
+    assert "kut" in ali.tutorials_done  # not offered again
     assert hand.turn == 0  # the bots played on by themselves after the script
 
     # the trial ends with its one hand; replaying the log gives the same state
@@ -113,7 +113,7 @@ def test_the_three_steps_through_the_service(players):
 
 
 def test_bots_never_claim_during_the_script_and_frames_of_other_matches_have_no_trial(players):
-    match = trial.trial_create(players[0])
+    match = tutorial.tutorial_create(players[0], "kut")
     act(match, {"type": "arrange"})
     act(match, {"type": "open"})
     act(match, {"type": "discard", "tile_id": rack_id(match, "K12")})
@@ -124,7 +124,9 @@ def test_bots_never_claim_during_the_script_and_frames_of_other_matches_have_no_
     )
     assert [k[1] for k in kinds] == ["take_discard", "discard"] * 3
     assert [k[2].get("tile") for k in kinds if k[1] == "discard"] == ["K13", "R11", "Y1"]
-    normal = services.match_create(tasks=5, users=[players[1], None, None, None], seed="n")
+    normal = services.match_create(
+        game="kut", options={"tasks": 5}, users=[players[1], None, None, None], seed="n"
+    )
     frame = match_frame(normal, 0)["match"]
     assert frame["kind"] == "normal" and "trial" not in frame and "rematch" not in frame
 
@@ -135,34 +137,38 @@ def test_a_first_time_player_is_offered_the_trial_and_can_skip_it(players):
     home = client.get(reverse("home")).content.decode()
     assert "trial-offer" in home and "Deneme Elini Oyna" in home
     assert "trial-offer" in client.get(reverse("accounts:profile")).content.decode()
-    page = client.get(reverse("lobby:trial"))
+    page = client.get(reverse("lobby:tutorial", args=["kut"]))
     assert page.status_code == 200 and "Geç" in page.content.decode()
 
-    response = client.post(reverse("lobby:trial_skip"), {"next": "/"})
+    response = client.post(reverse("lobby:tutorial_skip", args=["kut"]), {"next": "/"})
     assert response.status_code == 302 and response["Location"] == "/"
     ali.refresh_from_db()
-    assert ali.trial_done
+    assert "kut" in ali.tutorials_done
     home = client.get(reverse("home")).content.decode()
     assert "trial-offer" not in home
     assert "Deneme Elini Oyna" in home  # it can still be played from the home page
-    response = client.post(reverse("lobby:trial"))
+    response = client.post(reverse("lobby:tutorial", args=["kut"]))
     match = Match.objects.get(kind="trial", seats__user=ali)
     assert response["Location"] == reverse("game:match", args=[match.pk])
 
     # a player who has already sat in a match is not offered it
-    services.match_create(tasks=5, users=[ayse, None, None, None], seed="played", rated=False)
-    assert not trial.trial_offer_due(ayse)
+    services.match_create(
+        game="kut", options={"tasks": 5}, users=[ayse, None, None, None], seed="played", rated=False
+    )
+    assert not tutorial.tutorial_offer_due(ayse, "kut")
     assert "trial-offer" not in client_for(ayse).get(reverse("home")).content.decode()
-    assert not trial.trial_offer_due(None)
+    assert not tutorial.tutorial_offer_due(None, "kut")
 
 
 def test_skipping_a_running_trial_closes_it(players):
     ali = players[0]
-    match = trial.trial_create(ali)
-    response = client_for(ali).post(reverse("lobby:trial_skip"), HTTP_ACCEPT="application/json")
+    match = tutorial.tutorial_create(ali, "kut")
+    response = client_for(ali).post(
+        reverse("lobby:tutorial_skip", args=["kut"]), HTTP_ACCEPT="application/json"
+    )
     assert response.json() == {"ok": True, "url": reverse("lobby:index")}
     match.refresh_from_db()
     assert match.status == Match.Status.ABANDONED  # no human left (K-X3)
     assert not RankingResult.objects.exists()
-    assert trial.trial_running(ali) is None
-    assert client_for(ali).get(reverse("lobby:trial_skip")).status_code == 405
+    assert tutorial.tutorial_running(ali, "kut") is None
+    assert client_for(ali).get(reverse("lobby:tutorial_skip", args=["kut"])).status_code == 405

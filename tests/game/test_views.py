@@ -31,7 +31,9 @@ def table_strings(response) -> dict:
 def make_match(players, **kwargs) -> Match:
     kwargs.setdefault("seed", "views")
     kwargs.setdefault("rated", False)
-    return services.match_create(tasks=5, users=players, host=players[0], **kwargs)
+    return services.match_create(
+        game="kut", options={"tasks": 5}, users=players, host=players[0], **kwargs
+    )
 
 
 # --- practice ---------------------------------------------------------------------------------
@@ -42,11 +44,11 @@ def test_practice_creates_a_test_match_against_three_bots(
 ):
     client = client_for(players[0])
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("game:practice"), {"tasks": "8", "level": "hard"})
+        response = client.post(reverse("kut:practice"), {"tasks": "8", "level": "hard"})
     match = Match.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("game:match", args=[match.pk])
-    assert match.tasks == 8 and not match.rated and match.host == players[0]
+    assert match.options["tasks"] == 8 and not match.rated and match.host == players[0]
     assert match.deadline is None  # P-3: no move timer at a test table
     seats = list(match.seats.order_by("seat"))
     assert seats[0].user == players[0] and seats[0].bot_level == ""
@@ -56,9 +58,9 @@ def test_practice_creates_a_test_match_against_three_bots(
 
 
 def test_practice_needs_a_login_and_a_post(players):
-    response = Client().post(reverse("game:practice"), {"tasks": "5", "level": "normal"})
+    response = Client().post(reverse("kut:practice"), {"tasks": "5", "level": "normal"})
     assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
-    assert client_for(players[0]).get(reverse("game:practice")).status_code == 405
+    assert client_for(players[0]).get(reverse("kut:practice")).status_code == 405
     assert not Match.objects.exists()
 
 
@@ -67,7 +69,7 @@ def test_practice_needs_a_login_and_a_post(players):
 )
 def test_practice_refuses_bad_input_with_a_message(players, data):
     client = client_for(players[0])
-    response = client.post(reverse("game:practice"), data, follow=True)
+    response = client.post(reverse("kut:practice"), data, follow=True)
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == reverse("home")
     assert "5, 8 ya da 12 görev" in response.content.decode()
@@ -76,24 +78,24 @@ def test_practice_refuses_bad_input_with_a_message(players, data):
 
 def test_a_fixed_seed_only_for_the_browser_tests(players, settings):
     client = client_for(players[0])
-    client.post(reverse("game:practice"), {"tasks": "5", "level": "easy", "seed": "sabit"})
+    client.post(reverse("kut:practice"), {"tasks": "5", "level": "easy", "seed": "sabit"})
     assert Match.objects.get().seed != "sabit"  # not in production
     Match.objects.all().delete()
     settings.DEBUG = True
     settings.KUT_TEST_SEEDS = False
-    client.post(reverse("game:practice"), {"tasks": "5", "level": "easy", "seed": "sabit"})
+    client.post(reverse("kut:practice"), {"tasks": "5", "level": "easy", "seed": "sabit"})
     assert Match.objects.get().seed != "sabit"  # DEBUG alone is not enough
     Match.objects.all().delete()
     settings.KUT_TEST_SEEDS = True
-    client.post(reverse("game:practice"), {"tasks": "5", "level": "easy", "seed": "sabit"})
+    client.post(reverse("kut:practice"), {"tasks": "5", "level": "easy", "seed": "sabit"})
     assert Match.objects.get().seed == "sabit"
 
 
 def test_the_home_page_offers_practice_to_players(players):
     page = client_for(players[0]).get(reverse("home")).content.decode()
-    assert f'action="{reverse("game:practice")}"' in page
+    assert f'action="{reverse("kut:practice")}"' in page
     assert "Botlara karşı oyna" in page
-    assert reverse("game:practice") not in Client().get(reverse("home")).content.decode()
+    assert reverse("kut:practice") not in Client().get(reverse("home")).content.decode()
 
 
 # --- the table page ----------------------------------------------------------------------------

@@ -49,7 +49,8 @@ def played(django_db_setup, django_db_blocker):
         matches = []
         for i, seed in enumerate(("replay-seed-1", "replay-seed-2")):
             match = services.match_create(
-                tasks=5,
+                game="kut",
+                options={"tasks": 5},
                 users=[users[0], users[1], None, None],
                 bot_levels=["", "", "easy", "normal"],
                 rated=True,

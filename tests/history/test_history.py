@@ -13,7 +13,8 @@ from django.utils import timezone
 from game import services
 from game.models import HandResult, Match
 from games.kut.engine.match import MatchState
-from lobby.history import REASONS, match_history_for_user, placings, player_record
+from games.kut.web import REASONS
+from lobby.history import match_history_for_user, placings, player_record
 from lobby.models import RankingResult
 from lobby.ranking import match_rank
 from tests.history.conftest import client_for, make_user
@@ -35,11 +36,13 @@ def finished(users, hands, *, rated=True, kind=Match.Kind.NORMAL, status=Match.S
              at=None):  # fmt: skip
     """A match whose hands ended with ``hands`` (scores per seat), ranked like the real
     finish hook does."""
-    match = services.match_create(tasks=5, users=users, rated=rated, seed="history")
+    match = services.match_create(
+        game="kut", options={"tasks": 5}, users=users, rated=rated, seed="history"
+    )
     for i, scores in enumerate(hands):
         HandResult.objects.create(
-            match=match, hand_no=i + 1, task_no=i + 1, finisher=None, scores=scores,
-            lines=lines_for(scores),
+            match=match, hand_no=i + 1, scores=scores,
+            detail={"task_no": i + 1, "finisher": None, "lines": lines_for(scores)},
         )  # fmt: skip
     totals = [sum(h[s] for h in hands) for s in range(4)]
     Match.objects.filter(pk=match.pk).update(
@@ -67,7 +70,9 @@ def test_history_lists_only_the_players_own_finished_rated_matches(players):
     finished([ali, None, None, None], [[0, 5, 6, 7]], rated=False, kind=Match.Kind.TRIAL)
     finished([ali, ayse, None, None], [[0, 1, 2, 3]], status=Match.Status.ABORTED)
     not_alis = finished([ayse, can, deniz, None], [[0, 1, 2, 3]])
-    running = services.match_create(tasks=5, users=[ali, ayse, None, None], seed="running")
+    running = services.match_create(
+        game="kut", options={"tasks": 5}, users=[ali, ayse, None, None], seed="running"
+    )
 
     assert list(match_history_for_user(ali)) == [newer, older]  # newest first
     page = client_for(ali).get(reverse("lobby:history"))
@@ -115,8 +120,8 @@ def test_match_record_reasons_add_up_to_the_totals(played):
         state = MatchState.from_dict(match.state)
         assert len(record["hands"]) == 5 and record["complete"]
         running = [0, 0, 0, 0]
-        for hand in record["hands"]:
-            assert hand["task"]  # the task's text (K-M3)
+        for hand in page.context["kut_hands"]:  # KÜT's record part (games/kut/web.py)
+            assert hand["label"]  # the task's text (K-M3)
             for row in hand["rows"]:
                 assert sum(row["reasons"]) == row["score"]  # finish, not opened, tiles…
                 running[row["seat"]] += row["score"]
@@ -167,10 +172,10 @@ def test_a_public_page_shows_the_record_and_nothing_private(players):
     finished([ali, ayse, can, None], [[0, 20, 10, 40]])  # ali 1st (+1)
     finished([ayse, ali, can, None], [[0, 20, 10, 40]])  # ali 3rd: the middle (0)
     finished([ali, ayse, None, None], [[50, 0, 10, 40]])  # ali last (−1)
-    record = player_record(ali)
-    assert record["matches"] == 3 and record["wins"] == 1 and record["points"] == 0
+    [record] = player_record(ali)  # one game: KÜT
+    assert record["key"] == "kut" and record["matches"] == 3 and record["wins"] == 1
+    assert [(lv.points, lv.position is not None) for lv in record["levels"]] == [(0, True)]
     assert record["average_placing"] == pytest.approx((1 + 3 + 4) / 3)
-    assert record["position"] is not None
 
     page = client_for(ayse).get(reverse("player", args=["ali"]))
     assert page.status_code == 200

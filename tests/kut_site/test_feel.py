@@ -15,9 +15,9 @@ from django.utils import translation
 
 from accounts.models import User
 from game import services
-from game.templatetags import kut_tiles
-from game.templatetags.kut_tiles import tile_html
-from game.views import table_strings
+from games.kut.web import table_strings
+from games.okey.templatetags import okey_tiles as kut_tiles
+from games.okey.templatetags.okey_tiles import tile_html
 from lobby.templatetags.history_tags import table_extras_config
 from tests.conftest import ROOT
 
@@ -53,7 +53,7 @@ def test_guide_in_both_languages_with_the_tables_tiles(client, language, title, 
     """K-T1..K-T6 (tiles with colour-blind shapes, the okey's joker, the fake okey's
     clover), K-M3 (the task list), K-C3 (the penalty tile), K-S1..K-S5 (the worked hand)."""
     client.cookies["django_language"] = language
-    page = client.get(reverse("guide")).content.decode()
+    page = client.get(reverse("guide", args=["kut"])).content.decode()
     assert f"<h1>{title}</h1>" in page
     for word in words:
         assert word in page, word
@@ -76,7 +76,7 @@ def test_guide_in_both_languages_with_the_tables_tiles(client, language, title, 
 def test_guide_templates_cite_the_rules():
     """Every section of both guides names the rule ids it follows (template comments)."""
     for language in ("tr", "en"):
-        text = (ROOT / "templates" / "guide" / f"kut_{language}.html").read_text()
+        text = (ROOT / "games" / "kut" / "templates" / "kut" / f"guide_{language}.html").read_text()
         cited = set(re.findall(r"\b(K-[A-Z]\d+)", text))
         for rule in ("K-T1", "K-G1", "K-M3", "K-N1", "K-O1", "K-L1", "K-C1", "K-S1", "K-U1"):
             assert rule in cited, (language, rule)
@@ -118,13 +118,13 @@ def test_the_tile_component_is_the_tables():
 
 
 def test_guide_is_linked_from_home_and_the_tables_help(client):
-    assert f'href="{reverse("guide")}"' in client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("guides")}"' in client.get(reverse("home")).content.decode()
     user = _user("rehber")
-    match = services.match_create(tasks=5, users=[user, None, None, None],
+    match = services.match_create(game="kut", options={"tasks": 5}, users=[user, None, None, None],
                                   bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
     page = _client(user).get(reverse("game:match", args=[match.pk])).content.decode()
     help_dialog = page[page.index('class="kt-dialog kt-help-dialog"') :]
-    assert f'href="{reverse("guide")}"' in help_dialog.split("</dialog>")[0]
+    assert f'href="{reverse("guide", args=["kut"])}"' in help_dialog.split("</dialog>")[0]
 
 
 # --- items 4, 8: the table's words --------------------------------------------------------------
@@ -141,7 +141,7 @@ def test_table_strings_for_open_and_arrange_in_turkish():
 def test_trial_step_one_hint_mentions_separators(rf):
     """Item 8: the trial's first hint (K-X1, K-O5) says a separator sets the küt apart."""
     user = _user("deneyen")
-    match = services.match_create(tasks=5, users=[user, None, None, None],
+    match = services.match_create(game="kut", options={"tasks": 5}, users=[user, None, None, None],
                                   bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
     hints = table_extras_config(match, "token")["strings"]["hints"]
     assert "ayraç" in hints["open"] and "mavi 7" in hints["open"]
@@ -164,8 +164,8 @@ def test_turkish_speaks_to_the_player_as_sen():
         texts = [entry.msgstr] if entry.msgstr else list(entry.msgstr_plural.values())
         found += [(entry.msgid, m.group(0)) for t in texts for m in SIZ.finditer(t)]
     assert found == []
-    for guide in ("kut_tr.html",):
-        text = re.sub(r"{%.*?%}|{#.*?#}", "", (ROOT / "templates" / "guide" / guide).read_text())
+    for guide in (ROOT / "games").glob("*/templates/*/guide_tr.html"):
+        text = re.sub(r"{%.*?%}|{#.*?#}", "", guide.read_text())
         assert [m.group(0) for m in SIZ.finditer(text)] == []
 
 
@@ -186,7 +186,7 @@ def test_favicon_ico_answers(client):
 
 def test_table_page_loads_no_htmx_but_other_pages_do(client):
     user = _user("htmxsiz")
-    match = services.match_create(tasks=5, users=[user, None, None, None],
+    match = services.match_create(game="kut", options={"tasks": 5}, users=[user, None, None, None],
                                   bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
     c = _client(user)
     table = c.get(reverse("game:match", args=[match.pk])).content.decode()
@@ -196,9 +196,9 @@ def test_table_page_loads_no_htmx_but_other_pages_do(client):
 
 def test_play_against_bots_again_only_after_a_match_against_bots():
     humans = [_user(f"insan{i}") for i in range(4)]
-    with_bots = services.match_create(tasks=5, users=[humans[0], None, None, None],
+    with_bots = services.match_create(game="kut", options={"tasks": 5}, users=[humans[0], None, None, None],
                                       bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
-    no_bots = services.match_create(tasks=5, users=humans, bot_levels=["", "", "", ""],
+    no_bots = services.match_create(game="kut", options={"tasks": 5}, users=humans, bot_levels=["", "", "", ""],
                                     rated=False)  # fmt: skip
     c = _client(humans[0])
     assert (
@@ -214,7 +214,7 @@ def test_replay_tiles_keep_the_colour_blind_shapes():
     black ◆): replay.js adds the mark, the replay page shapes it per colour."""
     js = (ROOT / "static" / "js" / "replay.js").read_text()
     assert 'mark.className = "rp-mark"' in js
-    css = (ROOT / "templates" / "history" / "replay.html").read_text()
+    css = (ROOT / "games" / "okey" / "templates" / "okey" / "replay.html").read_text()
     assert ".rp-tile.c-R .rp-mark { border-radius: 50%; }" in css
     for colour, shape in (("Y", "polygon(50% 0, 100% 100%, 0 100%)"),
                           ("K", "polygon(50% 0, 100% 50%, 50% 100%, 0 50%)")):  # fmt: skip

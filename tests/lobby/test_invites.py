@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def private_table(players):
-    return services.table_create(host=players[0], private=True, rated=False)
+    return services.table_create(game="kut", host=players[0], private=True, rated=False)
 
 
 def link(table: Table) -> str:

@@ -27,7 +27,7 @@ async def test_lobby_updates_reach_a_second_connected_client(players):
     assert "Şu anda açık masa yok" in await next_html(first)  # the snapshot on connect
     await next_html(second)
 
-    table = await sync_to_async(services.table_create)(host=ali, tasks=12)
+    table = await sync_to_async(services.table_create)(game="kut", host=ali, options={"tasks": 12})
     html = await next_html(second)  # created
     assert f'id="table-{table.pk}"' in html and "12 görev" in html and "ali" in html
     await next_html(first)
@@ -36,7 +36,7 @@ async def test_lobby_updates_reach_a_second_connected_client(players):
     html = await next_html(second)  # filled
     assert "can" in html and html.count("Buraya otur") == 2
 
-    private = await sync_to_async(services.table_create)(host=ayse, private=True)
+    private = await sync_to_async(services.table_create)(game="kut", host=ayse, private=True)
     assert await second.receive_nothing(timeout=0.3)  # a private table is never pushed
     await sync_to_async(services.table_add_bot)(private.pk, ayse)
     assert await second.receive_nothing(timeout=0.3)
@@ -66,7 +66,7 @@ async def test_visitors_are_refused(players):
 
 async def test_table_socket_follows_the_table_and_sends_players_to_the_match(players):
     ali, ayse, can = players[:3]
-    table = await sync_to_async(services.table_create)(host=ali, private=True)
+    table = await sync_to_async(services.table_create)(game="kut", host=ali, private=True)
     await sync_to_async(services.table_join)(table.pk, ayse, via_invite=True)
     path = f"/ws/lobby/table/{table.pk}/"
     host, ok, _ = await ws_connect(path, await sync_to_async(session_cookie)(ali))
@@ -95,7 +95,7 @@ async def test_table_socket_follows_the_table_and_sends_players_to_the_match(pla
 
 async def test_a_seated_player_in_the_lobby_is_sent_to_the_match(players):
     ali, ayse = players[:2]
-    table = await sync_to_async(services.table_create)(host=ali)
+    table = await sync_to_async(services.table_create)(game="kut", host=ali)
     await sync_to_async(services.table_join)(table.pk, ayse)
     comm, ok, _ = await ws_connect("/ws/lobby/", await sync_to_async(session_cookie)(ayse))
     await next_html(comm, "lobby-games")  # the portal's game cards

@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from game import web as game_web
 from game.engine import registry
 from game.engine.registry import GameEntry
 from game.models import Match, MatchSeat
@@ -27,33 +28,35 @@ from lobby import games, services
 from lobby.models import Ranking, Table
 from lobby.services import LobbyError
 from tests.lobby.conftest import client_for, make_user, session_cookie, ws_connect, ws_receive
-from tests.platform.toygame import ToyGame
+from tests.toygame.engine import ToyGame
 
 
 class PortalToy(ToyGame):
     """The toy game with the portal's choices: 2 or 4 seats (like Kelimeki), partners
     (P-8) and a move time the host chooses (P-6, default 60 s); ``table_template``
-    makes it playable."""
+    makes it playable (its home's web side names a table)."""
 
     seat_counts = (2, 4)
     partners = True
     default_move_seconds = 60
     fixed_move_seconds = False
-    table_template = "game/match.html"
 
 
-GAME = PortalToy()  # registry.get("toy") imports this module
+GAME = PortalToy()
 
 
 @pytest.fixture
 def later(monkeypatch):
-    """A registered game that is not playable yet: the bare toy, no table template."""
-    monkeypatch.setitem(registry.GAMES, "later", GameEntry("later", "tests.platform.toygame"))
+    """A registered game that is not playable yet: an engine, no web side."""
+    monkeypatch.setitem(
+        registry.GAMES, "later", GameEntry("later", "tests.platform.comingsoon.engine")
+    )
 
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "toy", GameEntry("toy", __name__))
+    """The toy game (registered by tests/settings.py) with the portal's choices."""
+    monkeypatch.setattr("tests.toygame.engine.GAME", GAME)
     return GAME
 
 
@@ -75,8 +78,8 @@ def test_home_and_lobby_show_every_registered_game_as_a_card(players):
     own card template; playable games have Hemen Oyna and the counts, the others say
     yakında and have no button."""
     names = {"kut": "KÜT", "kdvli": "KDVli Okey", "king": "King", "kastet": "Kastet",
-             "kelimeki": "Kelimeki"}  # fmt: skip
-    assert list(registry.GAMES) == list(names) and registry.playable("kut")
+             "kelimeki": "Kelimeki", "toy": "Onluk"}  # fmt: skip
+    assert list(registry.GAMES) == list(names) and game_web.playable("kut")
     for client, url in ((client_for(players[0]), reverse("home")),
                         (client_for(players[0]), reverse("lobby:index")),
                         (Client(), reverse("home")), (Client(), reverse("lobby:index"))):  # fmt: skip
@@ -85,8 +88,9 @@ def test_home_and_lobby_show_every_registered_game_as_a_card(players):
         assert list(cards) == list(names), url
         for key, card in cards.items():
             assert f'class="game-name">{names[key]}<' in card
-            assert re.search(r'<p class="game-desc">[^<]{30,}</p>', card), (key, card)
-            if registry.playable(key):
+            if key != "toy":  # the toy game has the platform's generic card (test below)
+                assert re.search(r'<p class="game-desc">[^<]{30,}</p>', card), (key, card)
+            if game_web.playable(key):
                 assert "Hemen Oyna" in card and "çevrimiçi" in card and "açık masa" in card
                 assert reverse("lobby:game", args=[key]) in card
             else:
@@ -123,9 +127,11 @@ def test_a_game_the_platform_never_heard_of_gets_a_card_from_the_registry_alone(
 @pytest.mark.django_db
 def test_cards_count_players_online_and_open_public_tables_per_game(players, toy):
     ali, ayse, can, deniz, ece, fatma = players
-    kut = services.table_create(host=ali)
+    kut = services.table_create(game="kut", host=ali)
     services.table_join(kut.pk, ayse)
-    services.table_create(host=can, private=True)  # seated (online) but not a listed table
+    services.table_create(
+        game="kut", host=can, private=True
+    )  # seated (online) but not a listed table
     services.table_create(host=deniz, game="toy", seat_count=2, options={"hands": 1})
     match = Match.objects.create(game="kut", seed="x", status=Match.Status.PLAYING)
     MatchSeat.objects.create(match=match, seat=0, user=ece, connected=True)
@@ -151,7 +157,7 @@ async def test_a_game_not_playable_yet_cannot_be_chosen_anywhere(players, later)
     """All five games have their tables (issues 18–21); a registered game without a
     ``table_template`` (the bare toy, "later") stands for the next one."""
     ali = players[0]
-    assert not registry.playable("later")
+    assert not game_web.playable("later")
     client = await sync_to_async(client_for)(ali)
     page = await sync_to_async(client.get)(reverse("lobby:game", args=["later"]))
     html = page.content.decode()
@@ -193,7 +199,7 @@ def test_kut_lobby_has_its_list_and_a_compact_dialog_with_kuts_options(players):
     assert page.status_code == 200 and '<h1 class="game-name">KÜT</h1>' in html
     assert 'data-lobby-socket="/ws/lobby/kut/"' in html and "Hemen Oyna" in html
     dialog = dialog_of(html)
-    # KÜT's own option from templates/game/kut/options.html: 5, 8 or 12 tasks (K-M2)
+    # KÜT's own option from games/kut/templates/kut/options.html: 5, 8 or 12 tasks (K-M2)
     assert re.findall(r'name="opt_tasks" value="(\d+)"', dialog) == ["5", "8", "12"]
     assert re.search(r'name="opt_tasks" value="8" checked', dialog)
     # the portal's: rated/test, level (P-7), public/private, bots, watchers
@@ -281,7 +287,7 @@ def test_the_dialog_offers_move_time_partners_and_seats_only_where_the_game_has_
 @pytest.mark.django_db
 def test_play_now_per_game_joins_that_games_tables_only(players, toy):
     ali, ayse, can, deniz = players[:4]
-    kut = services.table_create(host=ali)
+    kut = services.table_create(game="kut", host=ali)
     toy_table = services.table_create(host=ayse, game="toy", seat_count=2, options={"hands": 3})
     response = client_for(can).post(reverse("lobby:play_now"), {"game": "toy"})
     assert response.url == reverse("lobby:table", args=[toy_table.pk])
@@ -331,7 +337,7 @@ async def test_each_game_socket_gets_its_own_tables_and_the_portal_gets_the_coun
     assert "1 açık masa" in cards["toy"] and "1 oyuncu çevrimiçi" in cards["toy"]
     assert "0 açık masa" in cards["kut"]
 
-    kut = await sync_to_async(services.table_create)(host=ayse)
+    kut = await sync_to_async(services.table_create)(game="kut", host=ayse)
     html = await next_html(kut_socket, "lobby-tables")
     assert f'id="table-{kut.pk}"' in html and "8 görev" in html
     assert await toy_socket.receive_nothing(timeout=0.3)

@@ -32,12 +32,12 @@ def test_p7_rankings_are_kept_per_level(players):
 
 
 def test_p7_bots_play_at_the_tables_level(players):
-    table = lobby_services.table_create(host=players[0], level="usta", rated=False)
+    table = lobby_services.table_create(game="kut", host=players[0], level="usta", rated=False)
     match = lobby_services.table_start(table.pk, players[0], fill_with_bots=True)
     assert match.level == "usta"
     assert [s.bot_level for s in match.seats.order_by("seat")][1:] == ["hard"] * 3
     with pytest.raises(LobbyError):
-        lobby_services.table_create(host=players[1], level="grandmaster")
+        lobby_services.table_create(game="kut", host=players[1], level="grandmaster")
 
 
 def test_p8_partners_get_their_teams_points(players):

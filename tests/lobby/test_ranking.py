@@ -25,10 +25,12 @@ STEP = timedelta(minutes=10)
 def build(users, hands, *, rated=True, status=Match.Status.FINISHED, start=None):
     """A match whose hands ended with ``hands`` (scores per seat), hand h at start + h·10 min."""
     start = start or timezone.now() - 2 * HOUR
-    match = game_services.match_create(tasks=5, users=users, rated=rated, seed="ranking")
+    match = game_services.match_create(
+        game="kut", options={"tasks": 5}, users=users, rated=rated, seed="ranking"
+    )
     for i, scores in enumerate(hands):
         result = HandResult.objects.create(
-            match=match, hand_no=i + 1, task_no=i + 1, finisher=None, scores=scores, lines=[{}] * 4
+            match=match, hand_no=i + 1, scores=scores, detail={"task_no": i + 1}
         )
         HandResult.objects.filter(pk=result.pk).update(created_at=start + (i + 1) * STEP)
     totals = [sum(h[s] for h in hands) for s in range(4)]
@@ -250,7 +252,9 @@ def test_abandoned_through_the_real_path_applies_p5(players, django_capture_on_c
     gives each of them a loss."""
     assert "lobby.ranking.match_finished" in settings.KUT_MATCH_FINISHED_HOOKS
     ali, ayse = players[:2]
-    match = game_services.match_create(tasks=5, users=[ali, None, ayse, None], seed="ab")
+    match = game_services.match_create(
+        game="kut", options={"tasks": 5}, users=[ali, None, ayse, None], seed="ab"
+    )
     with django_capture_on_commit_callbacks(execute=True):
         game_services.match_leave(match.pk, ali)
         game_services.match_leave(match.pk, ayse)

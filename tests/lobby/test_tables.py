@@ -34,7 +34,9 @@ def refused(code: str, fn, *args, **kwargs) -> LobbyError:
 
 def test_create_join_leave_and_a_fifth_player_is_refused(players):
     ali, ayse, can, deniz, ece, _ = players
-    table = services.table_create(host=ali, tasks=5, rated=False, bots_allowed=False)
+    table = services.table_create(
+        game="kut", host=ali, options={"tasks": 5}, rated=False, bots_allowed=False
+    )
     assert table.status == Table.Status.OPEN and table.game == "kut"
     assert seat_names(table) == ["ali", None, None, None]
     assert table.invites.count() == 1  # the host can share a link at once
@@ -61,9 +63,9 @@ def test_create_join_leave_and_a_fifth_player_is_refused(players):
 
 def test_one_open_table_at_a_time(players):
     ali, ayse, *_ = players
-    first = services.table_create(host=ali)
-    refused("seated_elsewhere", services.table_create, host=ali)
-    second = services.table_create(host=ayse)
+    first = services.table_create(game="kut", host=ali)
+    refused("seated_elsewhere", services.table_create, game="kut", host=ali)
+    second = services.table_create(game="kut", host=ayse)
     refused("seated_elsewhere", services.table_join, second.pk, ali)
     page = client_for(ali).get(reverse("lobby:index")).content.decode()
     assert "masada oturuyorsun." in page and reverse("lobby:leave", args=[first.pk]) in page
@@ -76,14 +78,16 @@ def test_one_open_table_at_a_time(players):
 
 def test_bad_options_are_refused(players):
     ali = players[0]
-    refused("bad_tasks", services.table_create, host=ali, tasks=7)
-    refused("bad_bot_level", services.table_create, host=ali, bot_level="genius")
+    refused("bad_options", services.table_create, game="kut", host=ali, options={"tasks": 7})
+    refused("bad_bot_level", services.table_create, game="kut", host=ali, bot_level="genius")
     assert not Table.objects.exists()
 
 
 def test_bots_and_start_by_the_host(players):
     ali, ayse, can, *_ = players
-    table = services.table_create(host=ali, tasks=8, rated=True, bot_level="easy")
+    table = services.table_create(
+        game="kut", host=ali, options={"tasks": 8}, rated=True, bot_level="easy"
+    )
     services.table_join(table.pk, ayse)
     refused("not_host", services.table_add_bot, table.pk, ayse)
     services.table_add_bot(table.pk, ali, 3, "hard")
@@ -100,7 +104,7 @@ def test_bots_and_start_by_the_host(players):
     match = services.table_start(table.pk, ali, fill_with_bots=True)  # seat 2: an easy bot
     table.refresh_from_db()
     assert table.status == Table.Status.STARTED and table.match_id == match.pk
-    assert match.tasks == 8 and match.rated and match.host_id == ali.pk
+    assert match.options["tasks"] == 8 and match.rated and match.host_id == ali.pk
     seats = list(match.seats.order_by("seat"))
     assert [s.user_id for s in seats] == [ali.pk, ayse.pk, None, can.pk]
     assert seats[2].bot_level == "easy"
@@ -109,19 +113,19 @@ def test_bots_and_start_by_the_host(players):
     assert not TableSeat.objects.filter(active=True).exists()
     refused("table_started", services.table_join, table.pk, players[4])
     refused("table_started", services.table_close, table.pk, ali)
-    services.table_create(host=ayse)
+    services.table_create(game="kut", host=ayse)
 
 
 def test_no_bots_table(players):
     ali = players[0]
-    table = services.table_create(host=ali, bots_allowed=False)
+    table = services.table_create(game="kut", host=ali, bots_allowed=False)
     refused("bots_not_allowed", services.table_add_bot, table.pk, ali)
     refused("bots_not_allowed", services.table_start, table.pk, ali, fill_with_bots=True)
 
 
 def test_close_by_the_host_only_before_the_start(players):
     ali, ayse, *_ = players
-    table = services.table_create(host=ali)
+    table = services.table_create(game="kut", host=ali)
     services.table_join(table.pk, ayse)
     refused("not_host", services.table_close, table.pk, ayse)
     services.table_close(table.pk, ali)
@@ -129,26 +133,26 @@ def test_close_by_the_host_only_before_the_start(players):
     assert table.status == Table.Status.CLOSED and table.closed_at
     refused("table_closed", services.table_join, table.pk, players[2])
     assert not table.invites.filter(revoked_at__isnull=True).exists()
-    services.table_create(host=ayse)  # her seat was freed
+    services.table_create(game="kut", host=ayse)  # her seat was freed
 
 
 def test_play_now_joins_the_fullest_public_table_or_opens_one(players, django_user_model):
     ali, ayse, can, deniz, ece, fatma = players
-    small = services.table_create(host=ali)
-    big = services.table_create(host=ayse)
+    small = services.table_create(game="kut", host=ali)
+    big = services.table_create(game="kut", host=ayse)
     services.table_join(big.pk, can)
-    private = services.table_create(host=deniz, private=True)
+    private = services.table_create(game="kut", host=deniz, private=True)
     services.table_add_bot(private.pk, deniz)
     services.table_add_bot(private.pk, deniz)
-    assert services.play_now(ece).pk == big.pk  # the fullest; never the private one
-    assert services.play_now(ece).pk == big.pk  # already seated: stays
-    assert services.play_now(fatma).pk == big.pk  # big is full now
+    assert services.play_now(ece, game="kut").pk == big.pk  # the fullest; never the private one
+    assert services.play_now(ece, game="kut").pk == big.pk  # already seated: stays
+    assert services.play_now(fatma, game="kut").pk == big.pk  # big is full now
     gul = django_user_model.objects.create_user("gul")
-    assert services.play_now(gul).pk == small.pk
+    assert services.play_now(gul, game="kut").pk == small.pk
     services.table_add_bot(small.pk, ali)
     services.table_add_bot(small.pk, ali)
     newcomer = django_user_model.objects.create_user("hakan")
-    table = services.play_now(newcomer)  # nothing open any more: a new public table
+    table = services.play_now(newcomer, game="kut")  # nothing open any more: a new public table
     assert table.pk not in (small.pk, big.pk, private.pk)
     assert table.host_id == newcomer.pk and not table.private and table.rated
 
@@ -157,7 +161,7 @@ def test_play_now_joins_the_fullest_public_table_or_opens_one(players, django_us
 def test_concurrent_joins_never_overfill(players):
     """Six players race for three seats: exactly three sit, nobody twice."""
     host = players[0]
-    table = services.table_create(host=host)
+    table = services.table_create(game="kut", host=host)
     outcomes: list = []
     barrier = threading.Barrier(5)
 
@@ -188,9 +192,9 @@ def test_concurrent_joins_never_overfill(players):
 
 def test_lobby_lists_open_public_tables_but_never_private_ones(players):
     ali, ayse, can, *_ = players
-    public = services.table_create(host=ali, tasks=12, rated=False)
-    private = services.table_create(host=ayse, private=True)
-    started = services.table_create(host=can)
+    public = services.table_create(game="kut", host=ali, options={"tasks": 12}, rated=False)
+    private = services.table_create(game="kut", host=ayse, private=True)
+    started = services.table_create(game="kut", host=can)
     services.table_start(started.pk, can, fill_with_bots=True)
     page = client_for(players[3]).get(reverse("lobby:game", args=["kut"])).content.decode()
     assert f'id="table-{public.pk}"' in page and "12 görev" in page and "Test" in page
@@ -217,7 +221,7 @@ def test_create_join_start_through_the_pages(players):
     host = client_for(ali)
     form = {
         "game": "kut",
-        "opt_tasks": "5",  # KÜT's own option, from templates/game/kut/options.html
+        "opt_tasks": "5",  # KÜT's own option, from games/kut/templates/kut/options.html
         "rated": "0",
         "private": "0",
         "bots_allowed": "on",
@@ -227,7 +231,13 @@ def test_create_join_start_through_the_pages(players):
     response = host.post(reverse("lobby:create"), form)
     table = Table.objects.get(host=ali)
     assert response.status_code == 302 and response.url == reverse("lobby:table", args=[table.pk])
-    assert (table.tasks, table.rated, table.private, table.level, table.watchers_allowed) == (
+    assert (
+        table.options["tasks"],
+        table.rated,
+        table.private,
+        table.level,
+        table.watchers_allowed,
+    ) == (
         5,
         False,
         False,

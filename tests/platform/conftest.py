@@ -1,5 +1,5 @@
-"""Register the toy game for the platform tests — in the registry's table only, as a
-new game's one line would; no platform module is changed."""
+"""The platform tests run on the toy game, registered for the whole suite by its one
+line in tests/settings.py; no platform module names it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,5 @@ from tests.game.conftest import _game_settings, players  # noqa: F401  (fixtures
 
 
 @pytest.fixture(autouse=True)
-def toy_registered(monkeypatch):
-    entry = registry.GameEntry("toy", "tests.platform.toygame")
-    monkeypatch.setitem(registry.GAMES, "toy", entry)
-    return entry
+def toy_registered():
+    return registry.GAMES["toy"]

@@ -3,7 +3,7 @@ host it without touching a platform module)."""
 
 from game.engine import protocol
 from tests.engine.test_protocol import play_through_protocol
-from tests.platform.toygame import GAME
+from tests.toygame.engine import GAME
 
 
 def test_toy_game_meets_the_protocol():

@@ -25,10 +25,8 @@ from tests.history.play import play_as_humans
 
 @pytest.fixture(autouse=True)
 def hinted_toy(monkeypatch):
-    monkeypatch.setitem(
-        registry.GAMES, "toyh", registry.GameEntry("toyh", "tests.platform.toygame")
-    )
-    from tests.platform import toygame
+    monkeypatch.setitem(registry.GAMES, "toyh", registry.GameEntry("toyh", "tests.toygame.engine"))
+    from tests.toygame import engine as toygame
 
     monkeypatch.setattr(toygame, "GAME", toygame.HINTED)
 

@@ -15,11 +15,9 @@ from tests.history.play import play_as_humans
 
 @pytest.fixture(autouse=True)
 def rated_toy(monkeypatch):
-    monkeypatch.setitem(
-        registry.GAMES, "toyr", registry.GameEntry("toyr", "tests.platform.toygame")
-    )
-    monkeypatch.setattr("tests.platform.toygame.GAME", __import__(
-        "tests.platform.toygame", fromlist=["RATED"]).RATED)  # fmt: skip
+    monkeypatch.setitem(registry.GAMES, "toyr", registry.GameEntry("toyr", "tests.toygame.engine"))
+    monkeypatch.setattr("tests.toygame.engine.GAME", __import__(
+        "tests.toygame.engine", fromlist=["RATED"]).RATED)  # fmt: skip
 
 
 def _play_out(match):

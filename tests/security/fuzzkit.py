@@ -430,9 +430,9 @@ class Harness:
             self.finish_match()
         self.match_accepted = 0
         m = services.match_create(
-            tasks=self.tasks, users=list(self.users), rated=False,
-            seed=f"{self.seed}-{self.stats.matches}",
-        )  # fmt: skip
+            game="kut",
+            options={"tasks": self.tasks}, users=list(self.users), rated=False,
+            seed=f"{self.seed}-{self.stats.matches}")  # fmt: skip
         self.match_id = m.pk
         self.stats.matches += 1
         self.comms = self.loop.run_until_complete(self._connect_all())

@@ -24,7 +24,7 @@ from tests.security.urlscan import paths, routes
 
 
 def _match(users, seed="abuse"):
-    m = services.match_create(tasks=5, users=users, rated=False, seed=seed)
+    m = services.match_create(game="kut", options={"tasks": 5}, users=users, rated=False, seed=seed)
     return m.pk
 
 
@@ -333,7 +333,9 @@ def test_a_second_tab_on_another_process_replaces_the_first(daphnes, players, ws
     told why (``replaced``) and closed with 4009; the second plays on; only one is
     active, and the player is never shown as offline."""
     run = ws_loop.run_until_complete
-    m = services.match_create(tasks=5, users=players, rated=False, seed="second-tab")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=False, seed="second-tab"
+    )
     cookie = session_cookie(players[0])
     first = run(Player.open(daphnes.a, m.pk, cookie, 0))
     run(first.until_version(m.version))

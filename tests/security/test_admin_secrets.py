@@ -32,7 +32,9 @@ def moderator(db):
 
 
 def test_the_seed_and_state_filters_are_refused(client, moderator, players):
-    match = services.match_create(tasks=5, users=players, seed="b0c1d2e3f4")
+    match = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, seed="b0c1d2e3f4"
+    )
     client.force_login(moderator)
     url = reverse("admin:game_match_changelist")
     assert client.get(url, {"id": match.pk}).status_code == 200  # the admin's own link
@@ -59,7 +61,7 @@ def test_the_seed_and_state_filters_are_refused(client, moderator, players):
 
 
 def test_action_payloads_and_password_hashes_cannot_be_filtered(client, moderator, players):
-    services.match_create(tasks=5, users=players, seed="s1")
+    services.match_create(game="kut", options={"tasks": 5}, users=players, seed="s1")
     client.force_login(moderator)
     for name, params in [
         ("admin:game_matchaction_changelist", {"payload__tile_id__startswith": "a"}),

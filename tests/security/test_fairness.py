@@ -56,7 +56,7 @@ def test_every_hand_of_a_played_match_keeps_its_commitment(settings):
 
     settings.KUT_TURN_SECONDS = 3600
     player = make_user("adil")
-    m = services.match_create(tasks=5, users=[player, None, None, None], rated=False,
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[player, None, None, None], rated=False,
                               bot_levels=["", "easy", "easy", "easy"], seed="fair-match")  # fmt: skip
     m = play_out(m.pk, seed=3)
     assert m.status == Match.Status.FINISHED

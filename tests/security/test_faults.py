@@ -97,7 +97,9 @@ def table(stack, players, ws_loop, settings):
     drivers = []
 
     def make(seed: str, rated: bool) -> Driver:
-        m = services.match_create(tasks=5, users=players, rated=rated, seed=seed)
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=players, rated=rated, seed=seed
+        )
         d = Driver(ws_loop.run_until_complete, m.pk, [session_cookie(u) for u in players],
                    stack.daphne)  # fmt: skip
         drivers.append(d)
@@ -222,7 +224,7 @@ def test_the_worker_killed_mid_task_and_started_again(stack, players, settings, 
     settings.KUT_TURN_SECONDS = TURN
     settings.KUT_BOTS_INLINE = False
     monkeypatch.setattr(runner, "kick", lambda match_id: None)  # the worker's sweep starts
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], rated=True,
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], None, None, None], rated=True,
                               seed="fault-worker")  # fmt: skip
     MatchSeat.objects.filter(match=m, seat=0).update(away=True)
     Match.objects.filter(pk=m.pk).update(bot_due=m.created_at - timedelta(seconds=5))

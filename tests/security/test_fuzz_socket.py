@@ -100,7 +100,9 @@ async def test_junk_beside_a_legal_move_is_ignored_and_never_reaches_the_log(pla
 
     @sync_to_async
     def setup():
-        m = services.match_create(tasks=5, users=players, rated=False, seed="junk")
+        m = services.match_create(
+            game="kut", options={"tasks": 5}, users=players, rated=False, seed="junk"
+        )
         hand = MatchState.from_dict(m.state).hand
         view = json.loads(json.dumps(view_for(hand, hand.turn)))
         return m.pk, m.version, hand.turn, bots.choose(view, "easy", random.Random(1)), [

@@ -70,7 +70,7 @@ def test_no_template_holds_an_inline_script_or_handler():
     """``script-src 'self'``: an inline script would not run.  json_script data blocks
     (type application/json) are data, not scripts."""
     found = []
-    for path in (ROOT / "templates").rglob("*.html"):
+    for path in [*(ROOT / "templates").rglob("*.html"), *(ROOT / "games").rglob("*.html")]:
         text = path.read_text()
         if INLINE_SCRIPT.search(text) or HANDLER.search(text) or "javascript:" in text:
             found.append(str(path.relative_to(ROOT)))
@@ -80,7 +80,7 @@ def test_no_template_holds_an_inline_script_or_handler():
 def test_every_page_sends_the_policies(players, settings):
     settings.KUT_TEST_SEEDS = False
     staff = make_user("yonetici", is_staff=True, is_superuser=True)
-    match = services.match_create(tasks=5, users=players, seed="csp-1")
+    match = services.match_create(game="kut", options={"tasks": 5}, users=players, seed="csp-1")
     client = Client()
     client.force_login(players[0])
     admin = Client()
@@ -120,7 +120,7 @@ async def test_sockets_per_user_count_lobby_and_match_sockets_alike(players, set
     from tests.game.conftest import connect, session_cookie
 
     settings.KUT_SOCKETS_PER_USER = 3
-    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+    m = await sync_to_async(services.match_create)(game="kut", options={"tasks": 5}, users=players, rated=False,
                                                     seed="sock-1")  # fmt: skip
     cookie = await sync_to_async(session_cookie)(players[0])
 
@@ -164,7 +164,7 @@ async def test_pings_touch_neither_the_database_nor_the_shared_counters(players,
     from game import consumers
     from tests.game.conftest import connect, receive, session_cookie
 
-    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+    m = await sync_to_async(services.match_create)(game="kut", options={"tasks": 5}, users=players, rated=False,
                                                     seed="ping-1")  # fmt: skip
     comm, ok, _ = await connect(m.pk, await sync_to_async(session_cookie)(players[0]))
     assert ok
@@ -201,7 +201,7 @@ async def test_a_leaver_gets_nothing_of_the_seat_even_if_the_close_is_lost(playe
     from tests.game.conftest import connect, receive, session_cookie
 
     monkeypatch.setattr(broadcast, "seat_left", lambda match_id, seat: None)  # "lost"
-    m = await sync_to_async(services.match_create)(tasks=5, users=players, rated=False,
+    m = await sync_to_async(services.match_create)(game="kut", options={"tasks": 5}, users=players, rated=False,
                                                     seed="leave-1")  # fmt: skip
     comm, ok, _ = await connect(m.pk, await sync_to_async(session_cookie)(players[1]))
     assert ok

@@ -42,7 +42,7 @@ def states_by_version(match: Match) -> dict[int, HandState]:
     ms = None
     for act in match.actions.order_by("version"):
         if act.kind == "start":
-            ms = new_match(match.tasks, services._rng_for_hand(match.seed, 1))
+            ms = new_match(match.options["tasks"], services._rng_for_hand(match.seed, 1))
         elif act.kind == "next_hand":
             start_next_hand(ms, services._rng_for_hand(match.seed, ms.hand_no + 1))
         elif act.kind not in ("leave", "abandon"):
@@ -138,9 +138,9 @@ def test_no_frame_or_page_shows_what_its_viewer_may_not_see(settings, monkeypatc
     users = [make_user(n) for n in ("ayla", "baris")]
     watcher_user = make_user("izleyen")
     m = services.match_create(
-        tasks=5, users=[users[0], None, None, None], bot_levels=["", "normal", "easy", "normal"],
-        rated=False, watchers_allowed=True, seed="hidden-info",
-    )  # fmt: skip
+        game="kut",
+        options={"tasks": 5}, users=[users[0], None, None, None], bot_levels=["", "normal", "easy", "normal"],
+        rated=False, watchers_allowed=True, seed="hidden-info")  # fmt: skip
     loop = new_loop()
     run = loop.run_until_complete
     from tests.game.conftest import connect

@@ -361,7 +361,7 @@ def test_practice_and_profile_refuse_hostile_values(world):
     before = Match.objects.count()
     for data in ({}, {"tasks": "7", "level": "easy"}, {"tasks": "5", "level": "\x00"},
                  {"tasks": "x" * 1000, "level": "hard"}):  # fmt: skip
-        response = client.post(reverse("game:practice"), data)
+        response = client.post(reverse("kut:practice"), data)
         assert response.status_code == (400 if _nul(data) else 302), data
     assert Match.objects.count() == before
     for name in ("x" * 5000, "a\x00b"):

@@ -138,7 +138,9 @@ async def _all(*coros):
 
 
 def _human_vs_bots(user, seed: str, rated: bool = False) -> Match:
-    return services.match_create(tasks=5, users=[user, None, None, None], rated=rated, seed=seed)
+    return services.match_create(
+        game="kut", options={"tasks": 5}, users=[user, None, None, None], rated=rated, seed=seed
+    )
 
 
 async def _play(p: Player, moves: int, rng: random.Random, stats: dict) -> None:
@@ -235,7 +237,7 @@ def test_layout_spam_every_105_ms_freezes_nobody(site, players, ws_loop):
     moving, seat 1 never gets a frame of seat 0's layout, the shared versions of the log
     stay contiguous and the replay rebuilds the state."""
     run = ws_loop.run_until_complete
-    m = services.match_create(tasks=5, users=[players[0], players[1], None, None], rated=True,
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], players[1], None, None], rated=True,
                               seed="live-33")  # fmt: skip
     cookies = [session_cookie(players[0]), session_cookie(players[1])]
     spammer = run(Player.open(site, m.pk, cookies[0], 0))
@@ -313,7 +315,9 @@ def test_leaving_closes_the_seats_socket_at_once(site, players, ws_loop):
     than the daphne holding the socket) the leaver's open socket is told and closed at
     once; it gets none of the bot's frames, and nothing from that seat is applied."""
     run = ws_loop.run_until_complete
-    m = services.match_create(tasks=5, users=players, rated=False, seed="live-22")
+    m = services.match_create(
+        game="kut", options={"tasks": 5}, users=players, rated=False, seed="live-22"
+    )
     cookie = session_cookie(players[2])
     p = run(Player.open(site, m.pk, cookie, 2))
     run(p.until_version(0))
@@ -356,7 +360,7 @@ def test_one_user_cannot_open_more_than_the_limit_and_closed_sockets_free_everyt
     where they were (channels-redis keeps every connection a burst opened)."""
     run = ws_loop.run_until_complete
     watcher = players[3]
-    m = services.match_create(tasks=5, users=[players[0], None, None, None], rated=False,
+    m = services.match_create(game="kut", options={"tasks": 5}, users=[players[0], None, None, None], rated=False,
                               watchers_allowed=True, seed="live-22")  # fmt: skip
     cookie = session_cookie(watcher)
     crowd_users = [*players[:3], *(make_user(f"kalabalik{i}") for i in range(3))]

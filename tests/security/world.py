@@ -73,18 +73,22 @@ class World:
 def build_world() -> World:
     alice, bob, carol, dave = (make_user(n) for n in ("alice", "bob", "carol", "dave"))
     staff = make_user("yonetici", is_staff=True, is_superuser=True)
-    done = services.match_create(tasks=5, users=[bob, carol, None, None], rated=True,
+    done = services.match_create(game="kut", options={"tasks": 5}, users=[bob, carol, None, None], rated=True,
                                  bot_levels=["", "", "easy", "easy"], seed="world-done")  # fmt: skip
     done = play_out(done.pk)
-    alice_match = services.match_create(tasks=5, users=[alice, None, None, None], rated=False,
+    alice_match = services.match_create(game="kut", options={"tasks": 5}, users=[alice, None, None, None], rated=False,
                                         seed="world-alice", host=alice)  # fmt: skip
-    other = services.match_create(tasks=8, users=[bob, carol, dave, None], rated=False,
+    other = services.match_create(game="kut", options={"tasks": 8}, users=[bob, carol, dave, None], rated=False,
                                   seed="world-other", host=bob)  # fmt: skip
-    watch = services.match_create(tasks=5, users=[carol, None, None, None], rated=False,
+    watch = services.match_create(game="kut", options={"tasks": 5}, users=[carol, None, None, None], rated=False,
                                   watchers_allowed=True, seed="world-watch", host=carol)  # fmt: skip
-    public = lobby.table_create(host=bob, tasks=5, rated=False)
-    private = lobby.table_create(host=dave, tasks=8, private=True, rated=False)
-    own = lobby.table_create(host=alice, tasks=5, private=True, rated=False)
+    public = lobby.table_create(game="kut", host=bob, options={"tasks": 5}, rated=False)
+    private = lobby.table_create(
+        game="kut", host=dave, options={"tasks": 8}, private=True, rated=False
+    )
+    own = lobby.table_create(
+        game="kut", host=alice, options={"tasks": 5}, private=True, rated=False
+    )
     world = World(alice, bob, carol, dave, staff, alice_match, other, watch, done, public,
                   private, own)  # fmt: skip
     for table in world.tables:

@@ -98,7 +98,12 @@ class Command(BaseCommand):
             four = users[4 * t : 4 * t + 4]
             with transaction.atomic():
                 match = services.match_create(
-                    tasks=tasks, users=four, rated=rated, host=four[0], watchers_allowed=False
+                    game="kut",
+                    options={"tasks": tasks},
+                    users=four,
+                    rated=rated,
+                    host=four[0],
+                    watchers_allowed=False,
                 )
                 seats = [
                     {"seat": i, "user_id": u.pk, "cookie": session_for(u)}

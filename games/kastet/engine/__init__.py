@@ -30,7 +30,6 @@ class Kastet:
     fixed_move_seconds = False
     private_kinds = frozenset({"arrange"})  # S-X4: the rack arrangement is the seat's own
     rematch_choice = ("hands", _match.HAND_COUNTS)  # S-M2: the host chooses the hands again
-    table_template = "game/kastet/table.html"  # the table in the browser (issue 20, item 1)
     rating = KastetRating()  # P-9: section 10's own rating instead of P-4's placings
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
@@ -117,7 +116,6 @@ class Kastet:
         return MatchResult(totals, places, len(state.results), detail)
 
     # replay page: the okey-tile replay KÜT and KDVli share (protocol.py's default)
-    replay_groups = True  # its groups panel shows the run area and the pair area
 
     def replay_snapshot(self, state) -> dict:
         """One replay step (protocol.py, optional): every rack revealed, as faces."""

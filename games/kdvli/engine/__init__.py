@@ -47,7 +47,6 @@ class KdvliGame:
     private_kinds = frozenset(LAYOUT_TYPES)  # V-R1, V-R2: the rack is the seat's own
     rematch_choice = ("hands", HAND_COUNTS)  # the host chooses the length again
     rating = None  # set below: P-9, the KDVli rating (V-Q*, V-X*)
-    table_template = "game/kdvli/table.html"  # the table in the browser (issue 18, item 4)
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         if not isinstance(options, Mapping):

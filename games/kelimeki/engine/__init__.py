@@ -87,9 +87,7 @@ class Kelimeki:
     default_move_seconds = LIVE_MOVE_SECONDS
     fixed_move_seconds = True
     private_kinds = frozenset()  # Karıştır (W-T6) is the client's own, never sent
-    table_template = "game/kelimeki/table.html"  # the board in the browser (issue 21)
     rematch_choice = (None, (1,))  # a rematch: the same players again, nothing to choose
-    replay_template = "history/kelimeki/replay.html"  # static/js/kelimeki/replay.js
     # W-X5: no test tables (P-3); k-lig is one table for every level (W-L1); the leaving,
     # dropping and replacing rules (P-5, P-11, P-12, P-13) do not apply (W-X3, W-X4)
     practice_tables = False

@@ -28,7 +28,6 @@ class KingGame:
     default_move_seconds = MOVE_SECONDS[3]
     fixed_move_seconds = False
     private_kinds = frozenset()  # every King action is the table's business
-    table_template = "game/king/table.html"  # the card table (issue 19, item 3)
     rematch_choice = ("length", (4, 8, 12, 20))  # G-X5: the host chooses the length again
 
     # -- options ---------------------------------------------------------------------
@@ -136,7 +135,6 @@ class KingGame:
         return view_for(state, seat)
 
     # optional protocol members (protocol.py): King's own replay step and page
-    replay_template = "history/king/replay.html"
 
     def replay_snapshot(self, state: MatchState) -> dict:
         """One replay step: the four hands revealed, the trick, the tricks taken."""

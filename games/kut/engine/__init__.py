@@ -21,7 +21,9 @@ from games.kut.engine.state import SEATS
 from games.kut.engine.tasks import TASK_LISTS
 from games.kut.engine.timing import AWAY_AFTER_TIMEOUTS
 from games.kut.engine.transitions import apply
+from games.kut.engine.tutorial import TUTORIAL
 from games.kut.engine.views import can_claim, views_for
+from games.okey.engine.tiles import face_name, face_of
 
 DREW_SELF = ("draw", "take_discard", "open", "new_groups", "lay_off", "auto_lay_off", "undo")
 
@@ -64,9 +66,7 @@ class KutGame:
     default_move_seconds = 45
     fixed_move_seconds = True  # K-N6
     private_kinds = frozenset(LAYOUT_TYPES)  # K-R2…K-R4: the rack is the seat's own
-    # the platform's hooks for the site (not part of the rules): the table page's
-    # template; a game without one is listed as "coming soon" (yakında)
-    table_template = "game/match.html"
+    tutorial = TUTORIAL  # the trial hand (K-X1)
     rematch_choice = ("tasks", (5, 8, 12))  # K-X2: the host chooses the tasks again
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
@@ -172,6 +172,42 @@ class KutGame:
 
     def export_hand(self, state: MatchState) -> dict:
         return export_scenario(state.hand)
+
+    def replay_snapshot(self, state: MatchState) -> dict:
+        """One step of a replay: the whole table and every rack as faces (never an id),
+        the hand's task, starter, indicator and okey, and what the last move named
+        (``move``: its tile, group or groups)."""
+        hand = state.hand
+        thrown = hand.thrown
+        entry = hand.log[-1] if hand.log else {}
+        return {
+            "task_no": hand.task_no,
+            "starter": hand.starter,
+            "indicator": face_name(face_of(hand.indicator)),
+            "okey": face_name(hand.okey),
+            "turn": None if hand.over else hand.turn,
+            "phase": hand.phase,
+            "deck": len(hand.deck),
+            "thrown": face_name(face_of(thrown)) if thrown is not None else None,
+            "thrower": hand.thrower() if thrown is not None else None,
+            "claimable": bool(hand.claimable and thrown is not None and not hand.over),
+            "racks": [[_faces(seg) for seg in rack.segments()] for rack in hand.racks],
+            "counts": [rack.count() for rack in hand.racks],
+            "table": [{"owner": g.owner, "kind": g.kind, "tiles": _faces(g.tiles)}
+                      for g in hand.table],  # fmt: skip
+            "discards": [_faces(d) for d in hand.discards],
+            "opened": list(hand.opened),
+            "penalties": list(hand.penalties),
+            "over": hand.over,
+            "finisher": hand.finisher,
+            "scores": list(hand.scores) if hand.scores is not None else None,
+            "lines": [dict(x) for x in hand.score_lines] if hand.score_lines else None,
+            "move": {k: entry[k] for k in ("tile", "group", "groups") if k in entry},
+        }
+
+
+def _faces(tiles) -> list[str]:
+    return [face_name(face_of(t)) for t in tiles]
 
 
 GAME = KutGame()

@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from game import services
+from game import web as game_web
 from game.engine import registry
 from game.models import Match
 from tests.clients import client_for, page_strings
@@ -35,8 +36,8 @@ def strings_of(response) -> dict:
 
 
 def test_kastet_is_playable_with_its_own_table():
-    assert KASTET.table_template == "game/kastet/table.html"
-    assert registry.playable("kastet")
+    assert game_web.web("kastet").table_template == "kastet/table.html"
+    assert game_web.playable("kastet")
     for path in ("js/kastet/table.js", "js/kastet/groups.js", "css/kastet/table.css",
                  "js/okey/tiles.js"):  # fmt: skip
         assert finders.find(path), path
@@ -48,7 +49,7 @@ def test_the_table_page_in_turkish_first(players):
     match = kastet_match(players)
     response = client_for(players[1]).get(reverse("game:match", args=[match.pk]))
     assert response.status_code == 200
-    assert "game/kastet/table.html" in [t.name for t in response.templates]
+    assert "kastet/table.html" in [t.name for t in response.templates]
     html = response.content.decode()
     assert "css/table.css" in html and "css/kastet/table.css" in html
     assert "js/kastet/table.js" in html and "js/table.js" not in html
@@ -80,8 +81,8 @@ def test_the_table_page_in_english(players):
 def test_every_engine_code_has_a_message():
     """Every refusal the engine can give (games/kastet/engine/rules.py CODES) reaches the
     player as a sentence of their language, never as a code."""
-    from game.templatetags.kastet_table import kastet_strings
     from games.kastet.engine.rules import CODES
+    from games.kastet.web import kastet_strings
 
     errors = kastet_strings()["errors"]
     assert set(CODES) <= set(errors), set(CODES) - set(errors)
@@ -97,9 +98,9 @@ def test_a_test_table_is_not_rated_in_the_engines_options_either(players):
 
 
 def test_the_create_table_options_are_kastets_own():
-    """templates/game/kastet/options.html posts opt_<name>: every name and value is one
+    """games/kastet/templates/kastet/options.html posts opt_<name>: every name and value is one
     that Kastet's clean_options takes (S-M2; ``partners`` is the platform's, P-8)."""
-    html = render_to_string("game/kastet/options.html", {"form": None})
+    html = render_to_string("kastet/options.html", {"form": None})
     fields = re.findall(r'name="opt_(\w+)" value="(\w+)"', html)
     assert {name for name, _ in fields} == {"hands"}
     assert sorted(int(v) for _, v in fields) == [1, 3, 5, 7, 9, 11]
@@ -117,8 +118,9 @@ def test_the_rematch_card_offers_kastets_hands(players):
     old = kastet_match([players[0], None, None, None])
     with translation.override("en"):
         config = table_extras_config(old, "token")
-    assert config["rematch_choices"] == [1, 3, 5, 7, 9, 11]
-    assert config["strings"]["rematch"]["tasks"] == "{n} hands"
+    assert config["rematch_choices"] == [{"value": 1, "label": "1 hand"}] + [
+        {"value": n, "label": f"{n} hands"} for n in (3, 5, 7, 9, 11)
+    ]
     Match.objects.filter(pk=old.pk).update(
         status=Match.Status.FINISHED, finished_at=timezone.now(), deadline=None, bot_due=None
     )
@@ -160,4 +162,4 @@ def test_the_lobby_offers_rated_kastet_tables_individual_and_partners(players, p
     assert st.hands == 3 and st.partners is partners and st.rated
     assert st.move_seconds == 90  # the engine keeps the table's own move time (S-M2)
     page = client.get(reverse("game:match", args=[match.pk]))
-    assert page.status_code == 200 and "game/kastet/table.html" in [t.name for t in page.templates]
+    assert page.status_code == 200 and "kastet/table.html" in [t.name for t in page.templates]

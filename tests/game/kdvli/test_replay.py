@@ -112,14 +112,15 @@ def test_the_replay_is_refused_while_the_match_runs_and_to_a_non_player(players)
     assert client_for(players[2]).get(url).status_code == 200
 
 
-def test_kut_keeps_its_own_replay_and_page():
-    """KÜT has no replay_snapshot: lobby.history._snapshot stays its replay (the output of
-    tests/history/test_replay.py is unchanged); KDVli shares KÜT's replay page."""
+def test_the_okey_games_share_one_replay_page():
+    """KÜT and KDVli Okey replay through their own ``replay_snapshot`` on the okey family's
+    replay page (games/okey/templates/okey/replay.html); King has a page of its own."""
     from game.engine import registry
+    from game.web import web
 
-    assert getattr(registry.get("kut"), "replay_snapshot", None) is None
-    assert getattr(registry.get("kdvli"), "replay_template", None) is None
-    assert registry.get("king").replay_template == "history/king/replay.html"
+    assert registry.get("kut").replay_snapshot is not None
+    assert web("kut").replay_template == web("kdvli").replay_template == "okey/replay.html"
+    assert web("king").replay_template == "king/replay.html"
 
 
 def test_a_log_the_engine_no_longer_replays_is_a_404_not_a_crash(finished, players):

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from game import services
+from game import web as game_web
 from game.engine import registry
 from game.models import HandResult, Match
 from tests.clients import client_for, page_strings
@@ -34,8 +35,8 @@ def strings_of(response) -> dict:
 
 
 def test_kdvli_is_playable_with_its_own_table():
-    assert KDVLI.table_template == "game/kdvli/table.html"
-    assert registry.playable("kdvli")
+    assert game_web.web("kdvli").table_template == "kdvli/table.html"
+    assert game_web.playable("kdvli")
     for path in ("js/kdvli/table.js", "css/kdvli/table.css", "js/okey/tiles.js"):
         assert finders.find(path), path
 
@@ -44,7 +45,7 @@ def test_the_table_page_in_turkish_first(players):
     match = kdvli_match(players)
     response = client_for(players[1]).get(reverse("game:match", args=[match.pk]))
     assert response.status_code == 200
-    assert "game/kdvli/table.html" in [t.name for t in response.templates]
+    assert "kdvli/table.html" in [t.name for t in response.templates]
     html = response.content.decode()
     # KÜT's board and rack styles, KDVli's own script and styles, the shared extras
     assert "css/table.css" in html and "css/kdvli/table.css" in html
@@ -75,9 +76,9 @@ def test_the_table_page_in_english(players):
 
 
 def test_the_create_table_options_are_kdvlis_own():
-    """templates/game/kdvli/options.html posts opt_<name>: every name and value is one
+    """games/kdvli/templates/kdvli/options.html posts opt_<name>: every name and value is one
     that KDVli's clean_options takes (``partners`` is the platform's, P-8)."""
-    html = render_to_string("game/kdvli/options.html", {"form": None})
+    html = render_to_string("kdvli/options.html", {"form": None})
     fields = re.findall(r'name="opt_(\w+)" value="(\w+)"', html)
     assert {name for name, _ in fields} == {"hands"}
     for name, value in fields:
@@ -126,7 +127,7 @@ def test_a_rematch_of_a_kdvli_match_chooses_the_hands_again(players):
     )
     with pytest.raises(Exception) as err:
         rematch.rematch_offer(old.pk, players[0], 4)  # not a KDVli length
-    assert getattr(err.value, "code", "") == "bad_tasks"
+    assert getattr(err.value, "code", "") == "bad_choice"
     new = rematch.rematch_offer(old.pk, players[0], 5)
     assert new is not None and new.game == "kdvli" and new.rematch_of_id == old.pk
     assert new.options["hands"] == 5 and "tasks" not in new.options
@@ -156,5 +157,7 @@ def test_the_rematch_card_offers_kdvlis_hands_not_tasks(players):
     match = kdvli_match([players[0], None, None, None])
     with translation.override("en"):
         config = table_extras_config(match, "token")
-    assert config["rematch_choices"] == [3, 5, 7, 9, 11]
-    assert config["strings"]["rematch"]["tasks"] == "{n} hands"
+    assert config["rematch_choices"] == [
+        {"value": n, "label": f"{n} hands"} for n in (3, 5, 7, 9, 11)
+    ]
+    assert "{choice}" in config["strings"]["rematch"]["invited"]

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from game.kelimeki_solo import SESSION_KEY
-from game.kelimeki_table import final_result
 from game.models import Match
 from games.kelimeki.engine import GAME, bots
+from games.kelimeki.web import final_result
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +186,7 @@ def test_the_live_table_renders_the_board_and_its_preview_is_seat_only(players):
 
 
 def test_the_final_result_renders_for_other_pages():
-    """game.kelimeki_table.final_result + templates/game/kelimeki/_result.html (W-E5:
+    """games.kelimeki.web.final_result + templates/kelimeki/_result.html (W-E5:
     equal scores share a place; W-E6: a forfeited seat has none)."""
     from django.template.loader import render_to_string
 
@@ -194,7 +194,7 @@ def test_the_final_result_renders_for_other_pages():
             "forfeited": [False, False, False, True], "end": "passes"}  # fmt: skip
     result = final_result(view, ["Ali", "Ayşe", "Can", "Deniz"])
     assert result["winners"] == [0, 1] and [r["seat"] for r in result["rows"]] == [0, 1, 2, 3]
-    html = render_to_string("game/kelimeki/_result.html", {"result": result})
+    html = render_to_string("kelimeki/_result.html", {"result": result})
     assert "Ayşe" in html and "−5" in html and html.count("<tr") == 5
 
 

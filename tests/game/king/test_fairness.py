@@ -65,7 +65,7 @@ def test_a_changed_card_breaks_it_and_the_verify_page_takes_a_king_deal(db):
     assert page.status_code == 200
     html = page.content.decode()
     assert fair["commitment"] in html and 'id="verify-data"' in html
-    assert page.context["check"]["kind"] == "cards"  # "52 cards · each seat's 13 …"
+    assert page.context["check"]["about"][0] == "Kartlar"  # "52 cards · each seat's 13 …"
     twice = dict(fair, order=[fair["order"][0]] + fair["order"][:-1])  # a card twice
     assert Client().get(verify_url(twice)).status_code == 400
     assert Client().get(verify_url(dict(fair, order=fair["order"][:-1]))).status_code == 400

@@ -15,7 +15,7 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from game import services
-from game.engine import registry
+from game import web as game_web
 from game.fairness import verify_url
 from game.models import Match
 from games.king.engine import GAME
@@ -47,8 +47,8 @@ def play_out(match: Match) -> Match:
 
 
 def test_king_is_playable_and_its_dialog_posts_kings_own_option(players):
-    assert registry.playable("king")
-    assert registry.get("king").table_template == "game/king/table.html"
+    assert game_web.playable("king")
+    assert game_web.web("king").table_template == "king/table.html"
     client = client_for(players[0])
     html = client.get(reverse("lobby:game", args=["king"])).content.decode()
     # G-M2: 4, 8, 12 or 20 hands, posted under clean_options' name "length"
@@ -114,7 +114,7 @@ def test_the_table_speaks_english_when_asked(players):
 
 
 def test_the_kut_table_is_unchanged(players):
-    match = services.match_create(tasks=5, users=list(players), host=players[0], rated=False,
+    match = services.match_create(game="kut", options={"tasks": 5}, users=list(players), host=players[0], rated=False,
                                   seed="kut")  # fmt: skip
     html = client_for(players[0]).get(reverse("game:match", args=[match.pk])).content.decode()
     assert 'id="kt"' in html and 'id="kg"' not in html
@@ -167,7 +167,7 @@ def test_a_king_match_record_shows_the_score_table_by_contract(players):
 
 
 def test_a_kut_match_record_keeps_its_columns(players):
-    match = services.match_create(tasks=5, users=list(players), host=players[0], rated=False,
+    match = services.match_create(game="kut", options={"tasks": 5}, users=list(players), host=players[0], rated=False,
                                   seed="kut")  # fmt: skip
     html = client_for(players[0]).get(reverse("lobby:history_match", args=[match.pk]))
     assert "king-hands" not in html.content.decode()
@@ -186,11 +186,10 @@ def test_a_king_rematch_chooses_the_number_of_hands_again(players):
         re.search(r'<script id="kx-config" type="application/json">(.*?)</script>', page, re.S)
         .group(1)
     )  # fmt: skip
-    assert config["rematch_choices"] == [4, 8, 12, 20]
-    assert config["strings"]["rematch"]["tasks"] == "{n} el"
+    assert config["rematch_choices"] == [{"value": n, "label": f"{n} el"} for n in (4, 8, 12, 20)]
     with pytest.raises(ServiceError) as info:
         rematch.rematch_offer(old.pk, players[0], 5)  # KÜT's task count: not a King length
-    assert info.value.code == "bad_tasks"
+    assert info.value.code == "bad_choice"
     new = rematch.rematch_offer(old.pk, players[0], 8)  # nobody to ask: it starts at once
     assert new.game == "king" and new.rematch_of_id == old.pk
     assert new.options["length"] == 8 and "tasks" not in new.options
@@ -199,10 +198,10 @@ def test_a_king_rematch_chooses_the_number_of_hands_again(players):
 
 
 def test_the_kut_rematch_still_offers_tasks(players):
-    match = services.match_create(tasks=5, users=list(players), host=players[0], rated=False,
+    match = services.match_create(game="kut", options={"tasks": 5}, users=list(players), host=players[0], rated=False,
                                   seed="kut")  # fmt: skip
     page = client_for(players[0]).get(reverse("game:match", args=[match.pk])).content.decode()
-    assert '"rematch_choices": [5, 8, 12]' in page
+    assert '"rematch_choices": [{"value": 5, "label": "5 g\\u00f6rev"}' in page
 
 
 def test_a_king_test_table_from_the_lobby_has_no_move_time(players):

@@ -1,0 +1,152 @@
+"""What the platform asks of a game's web side (issue 28; house style, "Many games, one
+platform").
+
+A game's home (``games/<key>/``, a Django app) has a ``web.py`` exporting ``WEB``, an
+instance of a :class:`GameWeb` subclass.  Every member below has its default here, so a
+game states only what it has, and the platform reads every member plainly, only through
+:func:`web` — never a game's module, never ``if game == …``.
+
+Templates follow the app-directories convention: a game's templates live in its home's
+``templates/<key>/`` and are named ``<key>/<part>.html``; a default template name is the
+game's own one when it exists (``<key>/card.html``), else the platform's generic one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils.translation import gettext as _
+
+from game.engine import registry
+
+
+class GameWeb:
+    """The web side of one game, with the platform's defaults."""
+
+    key: str = ""
+    # the table page (None: the game is not playable yet and shows as coming soon)
+    table_template: str | None = None
+    # the game's card on the portal, its options in the create-table dialog, a table's
+    # options as badges (``None``: the game's own ``<key>/<part>.html`` if there, else the
+    # platform's generic part)
+    card_template: str | None = None
+    options_template: str | None = None
+    summary_template: str | None = None
+    # the replay page (None: no replay page; its scenario downloads still work)
+    replay_template: str | None = None
+    # the part of a match record that lists its hands (with ``record_context``)
+    record_template: str = "history/_hands.html"
+    # the rules guide (*Nasıl Oynanır*) per language code; the first is the fallback
+    guide_templates: dict[str, str] = {}
+    # a module of the game's own pages (``urlpatterns``), mounted at ``/<key>/``
+    urls: str | None = None
+
+    def __init__(self, key: str):
+        self.key = key
+
+    # -- strings and contexts ---------------------------------------------------------
+    def table_strings(self, match, user) -> dict:
+        """Every text the table's script shows, in the request's language."""
+        return {}
+
+    def replay_strings(self) -> dict:
+        """Every text the replay script shows."""
+        return {}
+
+    def replay_context(self, match) -> dict:
+        """More context for the replay page's template."""
+        return {}
+
+    def hand_label(self, match, detail: dict) -> str:
+        """What a hand was about, beside its number in the record and the replay (KÜT: its
+        task, K-M3); ``detail``: the hand's stored detail or its replay's first step."""
+        return ""
+
+    def options_text(self, options: dict) -> str:
+        """A match's or table's own options in words (the invite, the record)."""
+        return ""
+
+    def record_context(self, match, record: dict) -> dict:
+        """More context for the match record's hands part."""
+        return {}
+
+    def tutorial_about(self) -> str:
+        """What the guided first hand teaches, in a sentence or two (its offer page)."""
+        return ""
+
+    def tutorial_strings(self) -> dict:
+        """The guided first hand's hint per step (the game's ``tutorial``'s ``progress``
+        names the step)."""
+        return {}
+
+    def board_name(self) -> str:
+        """The name of the game's one ranking board when it is not kept per level
+        (``ranked_by_level = False``; Kelimeki's k-lig)."""
+        return _("All levels")
+
+    def deal_description(self, order: list[str]) -> tuple[str, str] | None:
+        """When ``order`` is a dealt order this game commits to (P-2): a label and a line
+        describing it for the verify page; else None (also for a game with no commitment)."""
+        return None
+
+    def badges(self, user_ids: list[int]) -> dict[int, str]:
+        """A short mark per player on the game's leaderboard (Kelimeki's k-lig seal)."""
+        return {}
+
+    def guide_template(self, language: str) -> str | None:
+        """The guide in ``language``, else in the first language it has; None: none."""
+        if not self.guide_templates:
+            return None
+        return self.guide_templates.get(language) or next(iter(self.guide_templates.values()))
+
+    # -- resolved once ----------------------------------------------------------------
+    def part(self, name: str) -> str:
+        """The template of ``card``/``options``/``summary``: the game's own if it says
+        so or has one, else the platform's generic ``game/_<name>.html``."""
+        chosen = getattr(self, f"{name}_template")
+        if chosen:
+            return chosen
+        own = f"{self.key}/{name}.html"
+        try:
+            get_template(own)
+        except TemplateDoesNotExist:
+            return f"game/_{name}.html"
+        return own
+
+    @property
+    def playable(self) -> bool:
+        """The site can seat players at the game: it has a table."""
+        return bool(self.table_template)
+
+
+class ComingSoon(GameWeb):
+    """A registered game whose web side is not there yet (*yakında*)."""
+
+
+@lru_cache(maxsize=None)
+def web(key: str) -> GameWeb:
+    """The web side of the registered game ``key`` (KeyError for an unknown key)."""
+    home = registry.home(key)
+    try:
+        module = importlib.import_module(f"{home}.web")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (home, f"{home}.web"):
+            raise
+        return ComingSoon(key)
+    found = module.WEB
+    if not isinstance(found, GameWeb):
+        raise TypeError(f"{home}.web.WEB must be a game.web.GameWeb")
+    return found
+
+
+def playable(key: str) -> bool:
+    """Whether the site can seat players at ``key`` (its engine loads and its web side
+    names a table); games still being built are shown as coming soon."""
+    try:
+        registry.get(key)
+    except (KeyError, ImportError):
+        return False
+    return web(key).playable
