@@ -60,12 +60,16 @@ def _make_filesystem_broker_folders(sender: Celery, **kwargs) -> None:
         _atomic_filesystem_put()  # in every process that publishes (web, beat, worker)
 
 
+HEARTBEAT_KEY = "kut.celery.heartbeat"
+
+
 @app.task(name="kut_site.heartbeat", ignore_result=True)
 def heartbeat() -> float:
-    """A harmless periodic task: proves beat -> broker -> worker works."""
+    """A harmless periodic task: proves beat -> broker -> worker works.  The time stays
+    in the cache (no expiry: an old one is the news) for ``manage.py health --beat``."""
     from django.core.cache import cache
 
     now = time.time()
-    cache.set("kut.celery.heartbeat", now, timeout=600)
+    cache.set(HEARTBEAT_KEY, now, timeout=None)
     logger.info("KÜT heartbeat %.0f", now)
     return now

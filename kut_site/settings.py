@@ -280,6 +280,8 @@ CELERY_TIMEZONE = "Europe/Istanbul"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# How often beat runs the move e-mails (Kelimeki's reminders and forfeits).
+KUT_MOVE_MAIL_SECONDS = env_float("KUT_MOVE_MAIL_SECONDS", 60.0)
 # Never run more than one beat.  The sweep applies overdue timeouts, next hands and
 # due bot moves every second (issue 6: deadlines are data; the sweep is the guarantee).
 CELERY_BEAT_SCHEDULE = {
@@ -292,8 +294,8 @@ CELERY_BEAT_SCHEDULE = {
     # Kelimeki's long clock (W-X3): reminder and forfeit e-mails, each sent once.
     "kut-move-mail": {
         "task": "game.tasks.move_mail",
-        "schedule": 60.0,
-        "options": {"expires": 50},
+        "schedule": float(KUT_MOVE_MAIL_SECONDS),
+        "options": {"expires": max(1.0, KUT_MOVE_MAIL_SECONDS * 5 / 6)},
     },
     # Closes tables with no human left (K-X3) and long-abandoned ones.
     "kut-match-housekeeping": {
@@ -361,6 +363,11 @@ if EMAIL_HOST:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
     EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+elif env_str("EMAIL_FILE_PATH"):
+    # Each e-mail a file in this folder (Django's file backend): a staging site, or the
+    # fault tests' Celery worker, whose e-mails the test reads (tests/security).
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH")
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 

@@ -10,6 +10,7 @@ play it.  CI sets ``DATABASE_URL`` and ``REDIS_URL``; without them these tests s
 from __future__ import annotations
 
 import os
+import socket
 import time
 from datetime import timedelta
 
@@ -212,6 +213,31 @@ def test_live_worker_crash_and_restart_never_applies_a_timeout_twice(players, li
     for a in acts[1:]:
         prev = acts[a.version - 2]
         assert _secs(a.created_at - prev.created_at) >= TURN - 0.05  # never early
+
+
+def test_live_health_checks_see_the_worker(live, isolated_cache):
+    """``manage.py health`` (the systemd units' checks, README: restart policy) against
+    the live worker: it answers a ping by its node name, an unknown name does not; beat
+    is judged by the heartbeat's age while the worker answers."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from kut_site.celery import HEARTBEAT_KEY
+
+    name = f"{live.queue}@{socket.gethostname()}"
+    out = StringIO()
+    call_command("health", "--worker", "--name", name, stdout=out)
+    assert out.getvalue() == f"ok: {name}\n"
+    with pytest.raises(CommandError, match="no worker answered"):
+        call_command("health", "--worker", "--name", f"nobody@{socket.gethostname()}",
+                     "--timeout", "2")  # fmt: skip
+    isolated_cache.set(HEARTBEAT_KEY, time.time() - 600, timeout=None)
+    with pytest.raises(CommandError, match="beat is not scheduling"):
+        call_command("health", "--beat", "--name", name)
+    isolated_cache.set(HEARTBEAT_KEY, time.time(), timeout=None)
+    call_command("health", "--beat", "--name", name, stdout=StringIO())
 
 
 def test_live_embedded_filesystem_broker_runs_the_same_sweep(players, settings, tmp_path):

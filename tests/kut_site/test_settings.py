@@ -44,6 +44,27 @@ def test_services_from_the_environment():
     assert snap["turn_seconds"] == 30
 
 
+def test_e_mails_to_files_and_the_move_mail_interval(tmp_path):
+    """EMAIL_FILE_PATH: a process's e-mails as files (a worker's, read by the fault
+    tests); EMAIL_HOST wins.  KUT_MOVE_MAIL_SECONDS: beat's move-mail interval."""
+    code = (
+        "from django.conf import settings; from kut_site.celery import app; "
+        "m = app.conf.beat_schedule['kut-move-mail']; "
+        "print(settings.EMAIL_BACKEND, getattr(settings, 'EMAIL_FILE_PATH', '-'), "
+        "m['schedule'], m['options']['expires'])"
+    )
+    out = run_python(code, KUT_VAR_DIR=str(tmp_path), EMAIL_FILE_PATH=str(tmp_path / "mail"),
+                     KUT_MOVE_MAIL_SECONDS="2")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    backend, folder, every, expires = out.stdout.split()[-4:]
+    assert backend == "django.core.mail.backends.filebased.EmailBackend"
+    assert (folder, float(every), float(expires)) == (str(tmp_path / "mail"), 2.0, 2 * 5 / 6)
+    smtp = run_python(code, KUT_VAR_DIR=str(tmp_path), EMAIL_FILE_PATH=str(tmp_path),
+                      EMAIL_HOST="smtp.example")  # fmt: skip
+    assert smtp.stdout.split()[-4:][0] == "django.core.mail.backends.smtp.EmailBackend"
+    assert [float(x) for x in smtp.stdout.split()[-2:]] == [60.0, 50.0]  # the default
+
+
 def test_prepared_statements_only_on_postgresql_and_can_be_turned_off():
     """DB_PREPARED_STATEMENTS: a sqlite:/// DATABASE_URL (the browser tests' live site)
     gets no psycopg option; 0 turns it off for a pooler that cannot keep them."""
