@@ -278,7 +278,9 @@ def scheme_outcomes(match: Match, scheme, ended: bool) -> list[SeatOutcome]:
         return out
 
     def player(p: Participant) -> dict:
-        if p.left_at is not None or p.dropped:
+        if p.left_at is not None and p.how == EXIT:
+            role = "left"  # (written at the leave; only the others' context here)
+        elif p.left_at is not None or p.dropped:
             role = "dropped"
         else:
             role = "took_over" if p.replacement else "played"
@@ -328,29 +330,30 @@ def _write(match: Match, o: SeatOutcome, start: int) -> bool:
     when they have a row for the match already (their rating for it is settled).  In a
     savepoint of its own.  Returns whether it wrote."""
     level = _board_level(match)
-    try:
-        with transaction.atomic():
-            if RankingResult.objects.filter(match=match, user_id=o.user_id).exists():
-                return False
-            RankingResult.objects.create(
-                match=match, user_id=o.user_id, game=match.game, level=level, seat=o.seat,
-                outcome=o.outcome, points=o.points, left=o.left, left_at=o.left_at,
-                completed_hands=o.completed_hands,
-            )  # fmt: skip
-            Ranking.objects.get_or_create(user_id=o.user_id, game=match.game, level=level,
-                                          defaults={"points": start})  # fmt: skip
-            Ranking.objects.filter(user_id=o.user_id, game=match.game, level=level).update(
-                points=F("points") + o.points,
-                matches=F("matches") + int(o.outcome != Outcome.LEFT_LEADING),  # "nothing"
-                wins=F("wins") + int(o.outcome == Outcome.FIRST
-                                     or (o.outcome == Outcome.RATED and o.points > 0)),
-                shared_wins=F("shared_wins") + int(o.outcome == Outcome.SHARED_FIRST),
-                losses=F("losses") + int(o.points < 0),
-                leaves=F("leaves") + int(o.left),
-                updated_at=timezone.now(),
-            )  # fmt: skip
-    except IntegrityError:  # the unique (match, user) row: written already
-        return False
+    with transaction.atomic():
+        if RankingResult.objects.filter(match=match, user_id=o.user_id).exists():
+            return False
+        try:
+            with transaction.atomic():
+                RankingResult.objects.create(
+                    match=match, user_id=o.user_id, game=match.game, level=level,
+                    seat=o.seat, outcome=o.outcome, points=o.points, left=o.left,
+                    left_at=o.left_at, completed_hands=o.completed_hands,
+                )  # fmt: skip
+        except IntegrityError:  # the unique (match, user) row: written already
+            return False
+        Ranking.objects.get_or_create(user_id=o.user_id, game=match.game, level=level,
+                                      defaults={"points": start})  # fmt: skip
+        Ranking.objects.filter(user_id=o.user_id, game=match.game, level=level).update(
+            points=F("points") + o.points,
+            matches=F("matches") + int(o.outcome != Outcome.LEFT_LEADING),  # "nothing"
+            wins=F("wins") + int(o.outcome == Outcome.FIRST
+                                 or (o.outcome == Outcome.RATED and o.points > 0)),
+            shared_wins=F("shared_wins") + int(o.outcome == Outcome.SHARED_FIRST),
+            losses=F("losses") + int(o.points < 0),
+            leaves=F("leaves") + int(o.left),
+            updated_at=timezone.now(),
+        )  # fmt: skip
     return True
 
 

@@ -264,8 +264,10 @@ def _expected(match: Match, people: list[Who]) -> dict[int, tuple[str, int]]:
     result = spec.match_result(spec.from_dict(match.state))
 
     def role(p: Who) -> dict:
-        if p.left_at is not None or p.dropped_since is not None:
-            name = "dropped"  # V-X3, S-P7 (a left one of their own will is not asked)
+        if p.left_at is not None and p.how == "exit":
+            name = "left"  # V-X1, S-P8: written at the leave (only the others' context)
+        elif p.left_at is not None or p.dropped_since is not None:
+            name = "dropped"  # V-X3, S-P7
         else:
             name = "took_over" if p.replacement else "played"
         return {"rating": start, "role": name}
@@ -334,11 +336,23 @@ def test_ratings_are_written_once_whatever_the_order(game, settings):
         assert failures.messages == []
         rows = {r.user_id: (r.outcome, r.points) for r in RankingResult.objects.filter(match=match)}
         assert rows == want, (events, end, match.status)
-        start = getattr(getattr(spec, "rating", None), "START", 0)
+        scheme = getattr(spec, "rating", None)
+        start = getattr(scheme, "START", 0)
         for p in people:  # each player's ranking moved by their one row, or not at all
             mine = Ranking.objects.filter(user=p.user, game=game).first()
             points = start + rows[p.user.pk][1] if p.user.pk in rows else start
             assert (mine.points if mine else start) == points, (events, end)
+        # the rules in plain words, apart from the oracle's arithmetic:
+        if match.status == Match.Status.ABANDONED:  # P-5 leavers only; P-9: leaving costs
+            own = ("leave_cost",) if scheme else ("left_loss", "left_leading")
+            assert {o for o, _p in rows.values()} <= set(own), (events, end)  # V-X4, S-P1
+        for p in people:
+            if p.user.pk not in rows or p.how == "exit":
+                continue
+            if p.replacement and p.left_at is None and p.dropped_since is None:
+                assert rows[p.user.pk][1] >= 0  # P-12 (V-Q6, S-P6): a replacement never loses
+            elif scheme and (p.left_at or p.dropped_since):
+                assert rows[p.user.pk][1] <= 0  # V-X3, S-P7: a dropped player only loses
         if game == "kelimeki":  # k-lig kept once per row (lobby.klig, W-L6 idempotence)
             entries = {e.user_id: e.points for e in KligEntry.objects.filter(match=match)}
             assert entries == {user: points for user, (_o, points) in rows.items()}
