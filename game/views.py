@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from game import portal, services
+from game import portal, seat_gate, services
 from game.engine import registry
 from game.engine.tasks import KUT, PAIR, RUN, TASK_LISTS, is_finish, is_pairs
 from game.kelimeki_table import kelimeki_strings
@@ -194,15 +194,19 @@ def practice(request: HttpRequest) -> HttpResponse:
     if seed and not seeds_allowed():
         seed = None  # a fixed deal is for the browser tests only
     level = form.cleaned_data["level"]
-    match = services.match_create(
-        tasks=form.cleaned_data["tasks"],
-        users=[request.user, None, None, None],
-        bot_levels=["", level, level, level],
-        rated=False,
-        host=request.user,
-        seed=seed,
-        leave_others=True,  # P-5
-    )
+    try:  # match_create applies the seat gate (game.seat_gate: a ban)
+        match = services.match_create(
+            tasks=form.cleaned_data["tasks"],
+            users=[request.user, None, None, None],
+            bot_levels=["", level, level, level],
+            rated=False,
+            host=request.user,
+            seed=seed,
+            leave_others=True,  # P-5
+        )
+    except seat_gate.SeatRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
     return redirect("game:match", match_id=match.pk)
 
 

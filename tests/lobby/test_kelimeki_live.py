@@ -335,7 +335,9 @@ def test_play_now_opens_a_rated_table_and_a_barred_player_is_told_why(players, m
     a, b = players[:2]
     table = lobby_services.play_now(a, game="kelimeki")
     assert table.game == "kelimeki" and table.rated
-    monkeypatch.setattr(lobby_services, "leaver_barred_until",
+    from game import seat_gate  # the one gate every way onto a seat asks (issue 27)
+
+    monkeypatch.setattr(seat_gate, "barred_until",
                         lambda *args, **kw: timezone.now() + HOUR)  # fmt: skip
     from lobby.services import LobbyError
 
