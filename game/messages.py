@@ -70,6 +70,11 @@ MESSAGES = {
     "seat_requested": _("Someone else has already asked for that seat."),
     "not_host": _("Only the host can do that."),
     "no_request": _("Nobody is asking for that seat any more."),
+    # issue 27: the seat gate (game.seat_gate) at the host's Devam
+    "newcomer_refused": _(
+        "That player cannot take a seat now: their account is suspended or they are "
+        "barred from rated tables. Decline the request."
+    ),
 }
 
 

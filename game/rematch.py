@@ -22,21 +22,22 @@ The flow — an invitation, then the start:
 Nobody is ever seated in a rated match without having said yes (the host's offer is
 their yes), so a decline costs nothing and P-5 never applies to it; once seated, a
 rematch is an ordinary match (leaving it is K-X3/P-5 as always).  Who may play (bans,
-habitual leavers on rated tables) is decided by the caller through ``may_play``: the
-lobby knows those rules, the game does not import it.
+habitual leavers on rated tables) is the seat gate's (``game.seat_gate``, issue 27):
+the host's offer and a yes are refused with its message and change nothing; a player
+banned or barred between their yes and the start gets a bot.
 
 No timer is involved: an invitation nobody answers simply waits for the host.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from game import seat_gate
 from game.engine import registry
 from game.models import Match, MatchSeat
 
@@ -116,7 +117,6 @@ def _after_commit(match_id: int) -> None:
 
 
 def rematch_offer(match_id: int, user, choice: int | None, *,
-                  may_play: Callable | None = None,
                   now: datetime | None = None) -> Match | None:  # fmt: skip
     """The host invites the players to a rematch, with ``choice`` the value of the
     game's rematch option (KÜT's 5, 8 or 12 tasks…).  Returns the new match when it could
@@ -138,8 +138,7 @@ def rematch_offer(match_id: int, user, choice: int | None, *,
             raise _error("not_host")
         if (match.rematch_offer or {}).get("match_id"):
             raise _error("rematch_started")
-        if may_play is not None and not may_play(host.user, match):
-            raise _error("may_not_play")
+        seat_gate.check(host.user, match.game, rated=match.rated, now=now)
         match.rematch_offer = {
             "choice": choice,
             "by": host.user_id,
@@ -150,11 +149,11 @@ def rematch_offer(match_id: int, user, choice: int | None, *,
         match.save(update_fields=["rematch_offer"])
         _after_commit(match.pk)
         if not asked_seats(match, seats):
-            return _start(match, seats, may_play, now)  # nobody to ask: at once
+            return _start(match, seats, now)  # nobody to ask: at once
     return None
 
 
-def rematch_answer(match_id: int, user, accept: bool, *, may_play: Callable | None = None,
+def rematch_answer(match_id: int, user, accept: bool, *,
                    now: datetime | None = None) -> Match | None:  # fmt: skip
     """A player accepts or declines the invitation.  Returns the new match when this
     was the last answer (it starts at once), else None."""
@@ -170,18 +169,19 @@ def rematch_answer(match_id: int, user, accept: bool, *, may_play: Callable | No
                     None)  # fmt: skip
         if mine is None or mine.seat not in asked:
             raise _error("not_seated")
+        if accept:  # the seat gate: refused with its message, the answer not taken
+            seat_gate.check(mine.user, match.game, rated=match.rated, now=now)
         answers = dict(offer.get("answers") or {})
         answers[str(mine.seat)] = YES if accept else NO
         match.rematch_offer = {**offer, "answers": answers}
         match.save(update_fields=["rematch_offer"])
         _after_commit(match.pk)
         if all(str(s) in answers for s in asked):
-            return _start(match, seats, may_play, now)
+            return _start(match, seats, now)
     return None
 
 
-def rematch_start(match_id: int, user, *, may_play: Callable | None = None,
-                  now: datetime | None = None) -> Match:  # fmt: skip
+def rematch_start(match_id: int, user, *, now: datetime | None = None) -> Match:
     """The host starts the rematch without waiting for the remaining answers (those
     who have not answered get bots).  Idempotent: returns the rematch if it exists."""
     now = now or timezone.now()
@@ -195,10 +195,10 @@ def rematch_start(match_id: int, user, *, may_play: Callable | None = None,
         if offer.get("match_id"):
             return Match.objects.get(pk=offer["match_id"])
         _after_commit(match.pk)
-        return _start(match, seats, may_play, now)
+        return _start(match, seats, now)
 
 
-def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Match:
+def _start(match: Match, seats: list[MatchSeat], now: datetime) -> Match:
     """Create the rematch (inside the caller's transaction, the old match locked)."""
     from game import services
 
@@ -207,8 +207,8 @@ def _start(match: Match, seats: list[MatchSeat], may_play, now: datetime) -> Mat
     users, levels = [], []
     for s in seats:
         keep = _human(s) and (s.user_id == match.host_id or answers.get(str(s.seat)) == YES)
-        if keep and may_play is not None and not may_play(s.user, match):
-            keep = False  # e.g. banned since, or barred from rated tables (P-5)
+        if keep and not seat_gate.allowed(s.user, match.game, rated=match.rated, now=now):
+            keep = False  # banned since, or barred from rated tables (P-11): a bot
         users.append(s.user if keep else None)
         levels.append("" if keep else (s.bot_level or "normal"))
     options = dict(match.options or {})

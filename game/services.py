@@ -23,26 +23,18 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import portal, rows, tutorial
+from game import portal, rows, seat_gate, tutorial
 from game.engine import protocol, registry
 from game.engine.errors import EngineError
 from game.engine.fair import SeededRNG, new_seed
 from game.engine.protocol import InputError
+from game.errors import ServiceError
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
 BOT_LEVELS = protocol.BOT_LEVELS
 # action types only the server sends, for every game: a seat's time running out is the
 # timer's (K-N7; the game's on_timeout); a player sending one is refused (issue 16)
 SERVER_TYPES = ("timeout",)
-
-
-class ServiceError(Exception):
-    """A refused request that is not a rule of the game (stale version, not seated…)."""
-
-    def __init__(self, code: str, detail: str = ""):
-        self.code = code
-        self.detail = detail
-        super().__init__(f"{code}: {detail}" if detail else code)
 
 
 @dataclass
@@ -335,6 +327,8 @@ def match_create(*, users: list, game: str, options: dict | None = None,
             raise ServiceError("bad_options") from None
     levels = list(bot_levels or [default_level] * len(users))
     now = _now(now)
+    for user in users:  # issue 27: the one gate (bans, P-11), before anything changes
+        seat_gate.check(user, game, rated=rated, now=now)
     with transaction.atomic():
         for user in users if leave_others else ():
             if user is not None:
@@ -357,17 +351,9 @@ def leave_rated_matches(user, game: str, now: datetime | None = None) -> list[in
     """P-5: starting a new match of the same game counts as leaving every rated match
     of that game the player is still seated in and that is still running (K-X3: a bot
     takes the seat; the ranking counts the leave when that match ends).  Returns their
-    ids."""
-    running = Match.objects.filter(
-        game=game,
-        status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
-        kind=Match.Kind.NORMAL,
-        rated=True,
-        seats__user=user,
-        seats__left=False,
-    ).values_list("pk", flat=True)
+    ids.  Nothing at a game without leaving rules (several at once, Kelimeki's W-X4)."""
     left = []
-    for match_id in sorted(set(running)):
+    for match_id in seat_gate.running_rated(user, game):
         try:
             match_leave(match_id, user, now)
         except ServiceError:  # closed or left meanwhile
@@ -708,7 +694,8 @@ def match_drop_leave(match_id: int, seat_no: int, now: datetime | None = None) -
 
 def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None) -> MatchSeat:
     """P-12: ``user`` asks to take a seat that was left (a bot plays it meanwhile); the
-    host answers with *Devam* (``match_seat_accept``) or declines."""
+    host answers with *Devam* (``match_seat_answer``) or declines.  The seat gate
+    (``game.seat_gate``: bans, P-11) refuses at once with its message."""
     now = _now(now)
     try:
         seat_no = int(seat_no)
@@ -728,6 +715,7 @@ def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None
             raise ServiceError("seat_not_vacant")  # W-X5: no P-12 where leaving forfeits
         if s.request_user_id is not None and s.request_user_id != user.pk:
             raise ServiceError("seat_requested")
+        seat_gate.check(user, match.game, rated=match.rated, now=now)  # issue 27
         s.request_user, s.request_at = user, now
         s.save(update_fields=["request_user", "request_at"])
         transaction.on_commit(lambda: _presence(match_id))
@@ -737,7 +725,10 @@ def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None
 def match_seat_answer(match_id: int, host, seat_no, accept: bool,
                       now: datetime | None = None) -> MatchSeat:  # fmt: skip
     """P-12: the host answers a request: *Devam* seats the replacement (who loses no
-    ranking points if the match is lost and gains them if it is won), or declines."""
+    ranking points if the match is lost and gains them if it is won), or declines.
+    *Devam* passes the seat gate again (``newcomer_refused``: banned or barred since
+    the request; the request stays for the host to decline) and, as a new match would
+    (P-5), makes the replacement leave the rated matches of the game they still play."""
     now = _now(now)
     try:
         seat_no = int(seat_no)
@@ -754,11 +745,14 @@ def match_seat_answer(match_id: int, host, seat_no, accept: bool,
             raise ServiceError("no_request")
         s = seats[seat_no]
         newcomer = s.request_user
+        if accept and not seat_gate.allowed(newcomer, match.game, rated=match.rated, now=now):
+            raise ServiceError("newcomer_refused")  # issue 27: banned or barred since
         s.request_user, s.request_at = None, None
         if not accept:
             s.save(update_fields=["request_user", "request_at"])
             transaction.on_commit(lambda: _presence(match_id))
             return s
+        leave_rated_matches(newcomer, match.game, now)  # P-5: as a new match would
         s.left_user, s.left_user_at = s.user, s.left_at
         s.user, s.replacement = newcomer, True
         s.left, s.left_at, s.away, s.away_since, s.dropped = False, None, False, None, False

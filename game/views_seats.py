@@ -9,10 +9,15 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.bans import user_is_banned
-from game import services
+from game import seat_gate, services
 from game.messages import message_for
 from game.models import Match
+
+
+def refusal_text(exc: services.ServiceError) -> str:
+    """The player's message for a refused request: the seat gate's own (with the date
+    a bar ends), else the code's."""
+    return exc.message if isinstance(exc, seat_gate.SeatRefused) else message_for(exc.code)
 
 
 def _vacant(match: Match) -> list:
@@ -28,25 +33,30 @@ def seat_take(request: HttpRequest, match_id: int) -> HttpResponse:
         return redirect("game:match", match_id=match.pk)  # taken: play
     error = None
     if request.method == "POST":
-        if user_is_banned(request.user):
-            error = message_for("banned")
+        try:  # the service applies the seat gate (bans, P-11: game.seat_gate)
+            services.match_seat_request(match.pk, request.user, request.POST.get("seat"))
+        except services.ServiceError as exc:
+            error = refusal_text(exc)
         else:
-            try:
-                services.match_seat_request(match.pk, request.user, request.POST.get("seat"))
-            except services.ServiceError as exc:
-                error = message_for(exc.code)
-            else:
-                return redirect("game:seat_take", match_id=match.pk)
+            return redirect("game:seat_take", match_id=match.pk)
     seats = _vacant(match)
     waiting = next((s for s in seats if s.request_user_id == request.user.pk), None)
+    if waiting is not None and error is None:
+        try:  # banned or barred since asking: say so instead of waiting for ever
+            seat_gate.check(request.user, match.game, rated=match.rated)
+        except seat_gate.SeatRefused as exc:
+            error = exc.message
     context = {
         "match": match,
         "seats": seats,
         "waiting": waiting,
         "error": error,
         "running": match.running,
+        # P-5: taking a seat here counts as leaving the running rated match(es) of the game
+        "leaves": seat_gate.running_rated(request.user, match.game, exclude=match.pk),
     }
-    return render(request, "game/seat_take.html", context, status=400 if error else 200)
+    status = 400 if error and request.method == "POST" else 200
+    return render(request, "game/seat_take.html", context, status=status)
 
 
 @login_required

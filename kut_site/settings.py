@@ -425,6 +425,9 @@ KUT_ABANDON_AFTER_SECONDS = env_int("KUT_ABANDON_AFTER_SECONDS", 30 * 60)
 # lobby.klig after lobby.ranking: Kelimeki's k-lig rewards on what the ranking wrote.
 KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished", "lobby.klig.match_finished"]
 KUT_MATCH_LEFT_HOOKS: list[str] = ["lobby.ranking.match_left", "lobby.klig.match_left"]  # P-9
+# P-11 for the seat gate (game.seat_gate): until when a user may not take a rated seat
+# (called with the user, the game and now; the ranking knows the leaves).
+KUT_LEAVER_BAR = "lobby.ranking.leaver_barred_until"
 # A game's own long move clock (Kelimeki, W-X3): one reminder e-mail when this much time
 # is left on a turn of up to 48 hours (live), and this much on a longer one (7 days
 # against the AI); then one e-mail at the forfeit (W-L4).  ``game.move_mail``.

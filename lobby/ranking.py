@@ -1,19 +1,33 @@
-"""Ranking of rated matches (P-3, P-4, P-5) and the habitual-leaver bar.
+"""Ranking of rated matches (P-3, P-4, P-5, P-9) and the habitual-leaver bar.
 
-``match_finished(match_id)`` is registered in ``KUT_MATCH_FINISHED_HOOKS``; the game
-calls it after a match is finished or abandoned.  It ranks a match once (a
-``RankedMatch`` row, written under the match's row lock, makes it idempotent).
+Two hooks write ratings: ``match_left(match_id, user_id)`` (``KUT_MATCH_LEFT_HOOKS``,
+after a leave is committed) and ``match_finished(match_id)``
+(``KUT_MATCH_FINISHED_HOOKS``, after a match finished or was abandoned).  Both take the
+match's row lock and go through **one place**, issue 27: :func:`outcomes_of` decides
+what each player of the match is written — from the match as it stands: its seats, its
+log of leaves and replacements, its end — and :func:`_write` writes one player's row
+once.  A player who already has a row for the match has had their rating settled: no
+second row is ever attempted (the unique ``(match, user)`` row is the guarantee, and a
+conflict is taken as "already written"), and each player's row is written in a
+savepoint of its own, so one player's problem never costs the others their rating.
+So the order in which a leave, a drop that became a leave (P-13), a replacement
+(P-12), the abandon and the end arrive does not matter, and a hook run twice (or
+late, or not at all for a leave: the end writes what the leave should have) writes
+nothing twice.
 
-Points (P-4), on the final match totals, lowest wins (K-M5):
+Points (P-4, games without a scheme of their own), on the final match totals, lowest
+wins where the game says so (K-M5):
 
 * sole first +1, sole last −1, everyone in between 0;
 * those sharing first 0, those sharing last −1;
 * when all four totals are equal, everyone shares first: 0 (nobody is behind anyone).
 
-Leavers (P-5).  A human seat has *left* when
+Leavers (P-5).  A human has *left* when
 
-* its player pressed the exit button while the match was running (``MatchSeat.left``
-  with a ``leave`` entry in the action log; leaving after the end does not count), or
+* they pressed the exit button (or started a new match of the game, P-5) while the
+  match was running (a ``leave`` entry in the action log; leaving after the end does
+  not count), or their socket had been gone for ``KUT_AWAY_LEAVE_SECONDS`` (P-13: a
+  ``leave`` entry with the reason ``dropped``), or
 * the match ended while a bot had been playing the seat for more than
   ``KUT_AWAY_LEAVE_SECONDS`` (3 minutes) in a row because its player was disconnected
   or timed out (``MatchSeat.away`` / ``away_since``).  A player who came back within
@@ -33,6 +47,17 @@ others (excluding the leaver's seat would hand a free +1 or −1 to someone depe
 where the leaver stood).  The leaver's own P-4 placing is replaced by their P-5 outcome.
 Bots are placed but never ranked.
 
+A game's own scheme (P-9, ``GAME.rating``): a player who left of their own will (the
+exit button, a new match: reason ``exit``) is written the game's leaving cost at once
+(KDVli's V-X1, Kastet's S-P8, Kelimeki's forfeit W-L4) and nothing at the end.  A player
+who dropped out (P-13, reason ``dropped``, or a bot standing in for over 3 minutes at
+the end) is written nothing at the drop: at the end, the scheme's ``dropped`` result
+(KDVli's V-X3, Kastet's S-P7: only a loss) — also when someone took the seat (P-12),
+who gets the ``took_over`` result.  A player still dropped (P-13, not back) when the
+match ends is ``dropped`` too.  The scheme may write nothing at an end that is not the
+match's (KDVli's V-X4 and Kastet's S-P1: an abandoned match writes only the leaving
+costs).
+
 Abandoned matches (no human left): every human seat left, so every one gets its P-5
 outcome and nobody a P-4 placing.  Test matches are recorded nowhere (P-3).  Aborted
 matches (admin) are never ranked: the hook is not called for them, and it checks.
@@ -40,6 +65,8 @@ matches (admin) are never ranked: the hook is not called for them, and it checks
 Habitual leavers (P-11): a player who left ``KUT_LEAVER_THRESHOLD`` rated matches of
 any game within ``KUT_LEAVER_WINDOW_DAYS`` cannot join rated tables of any game until
 ``KUT_LEAVER_BAN_SECONDS`` (never less than 2 hours) after the latest of those leaves.
+The seat gate (``game.seat_gate``) asks :func:`leaver_barred_until` through
+``KUT_LEAVER_BAR``.
 """
 
 from __future__ import annotations
@@ -49,8 +76,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from game import portal
@@ -66,6 +93,7 @@ Outcome = RankingResult.Outcome
 POINTS = portal.POINTS
 RANKED_STATUSES = (Match.Status.FINISHED, Match.Status.ABANDONED)
 MIN_LEAVER_BAN_SECONDS = 2 * 3600  # the portal rule: barred for at least 2 hours
+EXIT, DROPPED, AWAY = "exit", "dropped", "away"  # how a player left (P-5, P-13)
 
 
 # --- pure rules -------------------------------------------------------------------------
@@ -91,15 +119,21 @@ def leave_outcome(seat: int, completed: list[list[int]], lower_is_better: bool =
 
 @dataclass
 class SeatOutcome:
+    """What one player is written for one match: a P-4 outcome (points from it), or a
+    P-9 scheme's ``change`` (``rated`` at the end, ``leave_cost`` at a leave)."""
+
     seat: int
     user_id: int
     outcome: str
     left_at: datetime | None = None
     completed_hands: int = 0
     replacement: bool = False  # P-12: took a left seat
+    change: int | None = None  # P-9: the scheme's points
 
     @property
     def points(self) -> int:
+        if self.change is not None:
+            return self.change
         points = POINTS[self.outcome]
         if self.replacement and not self.left:
             return max(points, 0)  # P-12: loses nothing if the match is lost
@@ -116,55 +150,63 @@ def _away_limit() -> timedelta:
 
 @dataclass
 class Participant:
-    """A human who played a seat of the match: its player, or (P-12) the player who left
-    it before a replacement took it, and the replacement."""
+    """A human who played a seat of the match: its player, or (P-12) each player who
+    left it before a replacement took it, and the replacement."""
 
     seat: int
     user_id: int
     replacement: bool
     left_at: datetime | None
+    how: str = ""  # EXIT, DROPPED (P-13) or AWAY (a bot stood in > 3 min at the end)
+    current: bool = True  # the seat's player now (False: left, and replaced)
+    dropped: bool = False  # P-13: dropped out and not back when the match ended
 
 
 def participants(match: Match, seats: list[MatchSeat]) -> list[Participant]:
-    """Every human of the match with the moment they left (P-5), if they did: the exit
-    button (the ``leave`` log entry), a drop or a bot standing in for more than
-    ``KUT_AWAY_LEAVE_SECONDS`` at the end (P-13)."""
-    by_user: dict[int, datetime] = {}
-    by_seat: dict[int, datetime] = {}
-    for seat, payload, at in (
-        MatchAction.objects.filter(match=match, kind="leave")
+    """Every human of the match with the moment they left (P-5), if they did, read from
+    the log: each seat's first player and every replacement (``replace`` entries, P-12),
+    each ``leave`` entry (the exit button, a new match, P-13's drop) ending its player's
+    time at the seat; a bot standing in for more than ``KUT_AWAY_LEAVE_SECONDS`` at the
+    end is a leave too (P-5), where the game has P-5's leaving rules."""
+    log_rows = (
+        MatchAction.objects.filter(match=match, kind__in=("leave", "replace"))
         .order_by("version")
-        .values_list("seat", "payload", "created_at")
-    ):
-        user_id = (payload or {}).get("user")
-        if user_id is not None:
-            by_user.setdefault(user_id, at)
-        by_seat.setdefault(seat, at)  # logs from before P-12 name no user
+        .values_list("seat", "kind", "payload", "created_at")
+    )
+    by_seat: dict[int, list] = {}
+    for seat, kind, payload, at in log_rows:
+        by_seat.setdefault(seat, []).append((kind, payload or {}, at))
+    leaving_rules = registry.get(match.game).leaving_rules
     out = []
     for s in seats:
-        if s.left_user_id is not None:
-            at = by_user.get(s.left_user_id) or s.left_user_at
-            out.append(Participant(s.seat, s.left_user_id, False, at))
-        if s.user_id is None or s.bot_level:
-            continue
-        left_at = None
-        if s.left:  # only a leave logged while the match ran counts (not after its end)
-            left_at = by_user.get(s.user_id) or (
-                by_seat.get(s.seat) if s.left_user_id is None else None
-            )  # fmt: skip
-        elif (
-            s.away
-            and s.away_since is not None
-            and match.finished_at is not None
-            and match.finished_at - s.away_since > _away_limit()
-        ):
-            left_at = s.away_since
-        out.append(Participant(s.seat, s.user_id, s.replacement, left_at))
+        people: list[Participant] = []
+        for kind, payload, at in by_seat.get(s.seat, ()):
+            if kind == "replace":
+                people.append(Participant(s.seat, payload.get("user"), True, None))
+                continue
+            if not people or people[-1].left_at is not None:  # the seat's first player
+                # (logs from before P-12 name no user: then nobody took the seat)
+                people.append(Participant(s.seat, payload.get("user") or s.user_id, False, None))
+            people[-1].left_at, people[-1].how = at, payload.get("reason", EXIT)
+        if not people:
+            if s.user_id is None or s.bot_level:
+                continue  # a bot's seat
+            people.append(Participant(s.seat, s.user_id, s.replacement, None))
+        for p in people[:-1]:
+            p.current = False
+        now = people[-1]
+        if now.left_at is None and not s.left and leaving_rules:
+            if (s.away and s.away_since is not None and match.finished_at is not None
+                    and match.finished_at - s.away_since > _away_limit()):  # fmt: skip
+                now.left_at, now.how = s.away_since, AWAY
+            elif s.dropped:
+                now.dropped = True
+        out.extend(p for p in people if p.user_id is not None)
     return out
 
 
 def match_outcomes(match: Match) -> list[SeatOutcome]:
-    """Every human's outcome of a finished or abandoned match (nothing written): P-4
+    """Every human's P-4 outcome of a finished or abandoned match (nothing written): P-4
     placings on the game's final places (P-8: partners share their team's), P-5 (or,
     with partners, P-10) for leavers, P-12's protection for replacements."""
     spec = registry.get(match.game)
@@ -198,13 +240,139 @@ def match_outcomes(match: Match) -> list[SeatOutcome]:
         if p.user_id in left:
             outcome, at, completed = left[p.user_id]
             out.append(SeatOutcome(p.seat, p.user_id, outcome, at, completed, p.replacement))
-        elif p.seat in placed_for:
+        elif p.current and p.seat in placed_for:
             out.append(SeatOutcome(p.seat, p.user_id, placed_for[p.seat], None, len(results),
                                    p.replacement))  # fmt: skip
     return out
 
 
-# --- the hook -----------------------------------------------------------------------------
+def _completed_at(results: list[HandResult], at: datetime | None) -> int:
+    return sum(1 for r in results if at is None or r.created_at <= at)
+
+
+def _rating_now(user_id: int, match: Match, scheme) -> int:
+    points = (
+        Ranking.objects.filter(user_id=user_id, game=match.game, level=_board_level(match))
+        .values_list("points", flat=True)
+        .first()
+    )
+    return scheme.START if points is None else points
+
+
+def scheme_outcomes(match: Match, scheme, ended: bool) -> list[SeatOutcome]:
+    """P-9: what the game's own scheme writes to each human (nothing written here).
+    Always: the leaving cost of each who left of their own will (``ended`` False: only
+    these, the moment of a leave).  At the end: each other human's result by their role
+    — ``played``, ``took_over`` (P-12), ``dropped`` (P-13: left by dropping out, or
+    still dropped at the end)."""
+    seats = list(match.seats.order_by("seat"))
+    people = participants(match, seats)
+    results = list(HandResult.objects.filter(match=match).order_by("hand_no"))
+    out = []
+    for p in people:
+        if p.left_at is not None and p.how == EXIT:
+            completed = _completed_at(results, p.left_at)
+            out.append(SeatOutcome(p.seat, p.user_id, Outcome.LEAVE_COST, p.left_at, completed,
+                                   p.replacement, scheme.leave_cost(match.options, completed)))  # fmt: skip
+    if not ended:
+        return out
+
+    def player(p: Participant) -> dict:
+        if p.left_at is not None and p.how == EXIT:
+            role = "left"  # (written at the leave; only the others' context here)
+        elif p.left_at is not None or p.dropped:
+            role = "dropped"
+        else:
+            role = "took_over" if p.replacement else "played"
+        return {"rating": _rating_now(p.user_id, match, scheme), "role": role}
+
+    spec = registry.get(match.game)
+    result = spec.match_result(spec.from_dict(match.state))
+    now: list = [None] * len(seats)  # each seat's player now (None: a bot)
+    for p in people:
+        if p.current:
+            now[p.seat] = player(p)
+    for p in people:
+        if p.left_at is not None and p.how == EXIT:
+            continue  # V-X1, S-P8: nothing more for them at the end
+        players = list(now)
+        players[p.seat] = player(p)  # a replaced player's own role at their old seat
+        change = scheme.match_changes(result, match.partners, players, match.options)[p.seat]
+        if change is None:
+            continue
+        completed = _completed_at(results, p.left_at) if p.left_at is not None else 0
+        out.append(SeatOutcome(p.seat, p.user_id, Outcome.RATED, p.left_at, completed,
+                               p.replacement, change))  # fmt: skip
+    return out
+
+
+def outcomes_of(match: Match, ended: bool) -> list[SeatOutcome]:
+    """The one place that decides what each player of a rated match is written (issue
+    27): the game's own scheme (P-9), else P-4/P-5 at the end (nothing at a leave)."""
+    scheme = registry.get(match.game).rating
+    if scheme is not None:
+        return scheme_outcomes(match, scheme, ended)
+    return match_outcomes(match) if ended else []
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _board_level(match: Match) -> str:
+    """P-7: the level the match's ranking rows are kept under — the table's, or ``""``
+    for a game ranked across levels (protocol hint ``ranked_by_level``: Kelimeki's one
+    k-lig, W-L1)."""
+    return portal.ranking_level(registry.get(match.game), match.level)
+
+
+def _write(match: Match, o: SeatOutcome, start: int) -> bool:
+    """Write one player's row of one match and add it to their ranking, once: nothing
+    when they have a row for the match already (their rating for it is settled).  In a
+    savepoint of its own.  Returns whether it wrote."""
+    level = _board_level(match)
+    with transaction.atomic():
+        if RankingResult.objects.filter(match=match, user_id=o.user_id).exists():
+            return False
+        try:
+            with transaction.atomic():
+                RankingResult.objects.create(
+                    match=match, user_id=o.user_id, game=match.game, level=level,
+                    seat=o.seat, outcome=o.outcome, points=o.points, left=o.left,
+                    left_at=o.left_at, completed_hands=o.completed_hands,
+                )  # fmt: skip
+        except IntegrityError:  # the unique (match, user) row: written already
+            return False
+        Ranking.objects.get_or_create(user_id=o.user_id, game=match.game, level=level,
+                                      defaults={"points": start})  # fmt: skip
+        Ranking.objects.filter(user_id=o.user_id, game=match.game, level=level).update(
+            points=F("points") + o.points,
+            matches=F("matches") + int(o.outcome != Outcome.LEFT_LEADING),  # "nothing"
+            wins=F("wins") + int(o.outcome == Outcome.FIRST
+                                 or (o.outcome == Outcome.RATED and o.points > 0)),
+            shared_wins=F("shared_wins") + int(o.outcome == Outcome.SHARED_FIRST),
+            losses=F("losses") + int(o.points < 0),
+            leaves=F("leaves") + int(o.left),
+            updated_at=timezone.now(),
+        )  # fmt: skip
+    return True
+
+
+def _write_all(match: Match, outcomes: list[SeatOutcome]) -> list[SeatOutcome]:
+    """Write each player's row (``_write``); one player's failure is logged and never
+    stops the others'.  Returns the rows written now."""
+    scheme = registry.get(match.game).rating
+    start = scheme.START if scheme is not None else 0
+    written = []
+    for o in outcomes:
+        try:
+            if _write(match, o, start):
+                written.append(o)
+        except Exception:
+            log.exception("ranking match %s: the row of user %s failed", match.pk, o.user_id)
+    return written
+
+
+# --- the hooks ----------------------------------------------------------------------------
 
 
 def match_finished(match_id: int) -> None:
@@ -217,157 +385,30 @@ def match_finished(match_id: int) -> None:
 
 
 def match_rank(match_id: int) -> list[SeatOutcome] | None:
-    """Write the ranking of a finished or abandoned rated match; ``None`` when the match
-    is not to be ranked (test, aborted, still running) or was ranked already."""
+    """Write the ranking of a finished or abandoned rated match: every player's row that
+    is not written yet.  ``None`` when the match is not to be ranked (test, aborted,
+    still running) or was ranked already and nothing was missing."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or not match.rated or match.status not in RANKED_STATUSES:
             return None
-        if RankedMatch.objects.filter(match=match).exists():
-            return None
-        RankedMatch.objects.create(match=match)
-        scheme = registry.get(match.game).rating
-        if scheme is not None:
-            return _rank_own_scheme(match, scheme)
-        outcomes = match_outcomes(match)
-        level = _board_level(match)
-        RankingResult.objects.bulk_create(
-            [
-                RankingResult(
-                    match=match,
-                    user_id=o.user_id,
-                    game=match.game,
-                    level=level,
-                    seat=o.seat,
-                    outcome=o.outcome,
-                    points=o.points,
-                    left=o.left,
-                    left_at=o.left_at,
-                    completed_hands=o.completed_hands,
-                )
-                for o in outcomes
-            ]  # fmt: skip
-        )
-        Ranking.objects.bulk_create(
-            [Ranking(user_id=o.user_id, game=match.game, level=level) for o in outcomes],
-            ignore_conflicts=True,
-        )
-        for o in outcomes:
-            counted = o.outcome != Outcome.LEFT_LEADING  # "nothing written"
-            Ranking.objects.filter(user_id=o.user_id, game=match.game, level=level).update(
-                points=F("points") + o.points,
-                matches=F("matches") + int(counted),
-                wins=F("wins") + int(o.outcome == Outcome.FIRST),
-                shared_wins=F("shared_wins") + int(o.outcome == Outcome.SHARED_FIRST),
-                losses=F("losses") + int(o.points < 0),
-                leaves=F("leaves") + int(o.left),
-                updated_at=timezone.now(),
-            )
-    return outcomes
-
-
-# --- P-9: a game's own rating ----------------------------------------------------------------
-
-
-def _board_level(match: Match) -> str:
-    """P-7: the level the match's ranking rows are kept under — the table's, or ``""``
-    for a game ranked across levels (protocol hint ``ranked_by_level``: Kelimeki's one
-    k-lig, W-L1)."""
-    return portal.ranking_level(registry.get(match.game), match.level)
-
-
-def _rating_row(user_id: int, match: Match, scheme) -> Ranking:
-    row, _created = Ranking.objects.get_or_create(
-        user_id=user_id, game=match.game, level=_board_level(match),
-        defaults={"points": scheme.START},
-    )  # fmt: skip
-    return row
-
-
-def _rank_own_scheme(match: Match, scheme) -> list[SeatOutcome]:
-    """P-9: write what the game's own scheme says for each human at the end of a rated
-    match (players who left had their leaving cost written when they left)."""
-    spec = registry.get(match.game)
-    seats = list(match.seats.order_by("seat"))
-    people = participants(match, seats)
-    exits = {
-        (payload or {}).get("user"): (payload or {}).get("reason", "exit")
-        for payload in MatchAction.objects.filter(match=match, kind="leave").values_list(
-            "payload", flat=True
-        )
-    }
-    players: list = [None] * len(seats)
-    sitting: dict[int, Participant] = {}
-    for p in people:
-        if p.seat in sitting and p.left_at is not None:
-            continue  # a replaced leaver: the seat's player now is the replacement
-        sitting[p.seat] = p
-    for seat, p in sitting.items():
-        row = _rating_row(p.user_id, match, scheme)
-        if p.left_at is None:
-            role = "took_over" if p.replacement else "played"
-        else:
-            role = "dropped" if exits.get(p.user_id) != "exit" else "left"
-        players[seat] = {"rating": row.points, "role": role}
-    state = spec.from_dict(match.state)
-    changes = scheme.match_changes(spec.match_result(state), match.partners, players,
-                                   match.options)  # fmt: skip
-    out = []
-    for seat, p in sitting.items():
-        change = changes[seat]
-        if change is None or players[seat]["role"] == "left":
-            continue
-        out.append(SeatOutcome(seat, p.user_id, Outcome.RATED, p.left_at, 0, p.replacement))
-        RankingResult.objects.create(
-            match=match, user_id=p.user_id, game=match.game, level=_board_level(match), seat=seat,
-            outcome=Outcome.RATED, points=change, left=p.left_at is not None,
-            left_at=p.left_at,
-        )  # fmt: skip
-        Ranking.objects.filter(
-            user_id=p.user_id, game=match.game, level=_board_level(match)
-        ).update(  # fmt: skip
-            points=F("points") + change,
-            matches=F("matches") + 1,
-            wins=F("wins") + int(change > 0),
-            losses=F("losses") + int(change < 0),
-            leaves=F("leaves") + int(p.left_at is not None),
-            updated_at=timezone.now(),
-        )
-    return out
+        _marker, first = RankedMatch.objects.get_or_create(match=match)
+        written = _write_all(match, outcomes_of(match, ended=True))
+    return written if first or written else None
 
 
 def match_left(match_id: int, user_id: int) -> None:
     """``KUT_MATCH_LEFT_HOOKS`` entry (after a player's leave is committed): a game with
-    its own rating (P-9) writes its leaving cost at once (e.g. KDVli Okey: 2 × hands).
-    Never raises."""
+    its own rating (P-9) writes its leaving cost at once (e.g. KDVli Okey: 2 × hands)
+    to a player who left of their own will; a drop (P-13) writes nothing now.  Never
+    raises."""
     try:
         with transaction.atomic():
             match = Match.objects.select_for_update().filter(pk=match_id).first()
             if match is None or not match.rated or match.kind != Match.Kind.NORMAL:
                 return
-            scheme = registry.get(match.game).rating
-            if scheme is None:
-                return  # P-4 games rank the leave when the match ends (P-5)
-            if RankingResult.objects.filter(match=match, user_id=user_id).exists():
-                return
-            seat = match.seats.filter(Q(user_id=user_id) | Q(left_user_id=user_id)).first()
-            completed = HandResult.objects.filter(match=match).count()
-            cost = scheme.leave_cost(match.options, completed)
-            _rating_row(user_id, match, scheme)
-            RankingResult.objects.create(
-                match=match, user_id=user_id, game=match.game, level=_board_level(match),
-                seat=seat.seat if seat else 0, outcome=Outcome.LEAVE_COST, points=cost,
-                left=True, left_at=timezone.now(), completed_hands=completed,
-            )  # fmt: skip
-            Ranking.objects.filter(
-                user_id=user_id, game=match.game, level=_board_level(match)
-            ).update(  # fmt: skip
-                points=F("points") + cost,
-                matches=F("matches") + 1,
-                losses=F("losses") + int(cost < 0),
-                leaves=F("leaves") + 1,
-                updated_at=timezone.now(),
-            )
+            now = [o for o in outcomes_of(match, ended=False) if o.user_id == user_id]
+            _write_all(match, now)
     except Exception:
         log.exception("leaving cost of match %s failed", match_id)
 

@@ -21,11 +21,11 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 
-from accounts.bans import moderation_log_record, user_is_banned
-from accounts.models import ModerationLog, User
-from game import portal
+from accounts.bans import moderation_log_record
+from accounts.models import ModerationLog
+from game import portal, seat_gate
 from game import services as game_services
 from game import web as game_web
 from game.engine import registry
@@ -33,7 +33,6 @@ from game.engine.protocol import InputError
 from game.models import Match
 from lobby.messages import message_for
 from lobby.models import SEATS, Table, TableInvite, TableSeat
-from lobby.ranking import leaver_barred_until
 
 log = logging.getLogger(__name__)
 
@@ -97,16 +96,12 @@ def _seat_index(seat, count: int = SEATS) -> int:
 
 
 def _check_may_sit(user, *, rated: bool, game: str, now: datetime) -> None:
-    """Bans (nobody banned sits anywhere) and the habitual-leaver bar (rated tables).
-    The ban is read afresh: the caller's user object may predate it."""
-    fresh = User.objects.filter(pk=user.pk).first() if getattr(user, "pk", None) else None
-    if user_is_banned(fresh or user, now):
-        raise LobbyError("banned")
-    if rated:
-        until = leaver_barred_until(user, game, now)
-        if until is not None:
-            when = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
-            raise LobbyError("leaver_barred", until=when)
+    """The seat gate (``game.seat_gate``: bans, the P-11 bar at rated tables), as the
+    lobby's refusal."""
+    try:
+        seat_gate.check(user, game, rated=rated, now=now)
+    except seat_gate.SeatRefused as exc:
+        raise LobbyError(exc.code, **exc.params) from None
 
 
 def _seated_elsewhere(user, table: Table | None = None) -> bool:
@@ -327,8 +322,9 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
         _require_host(table, user)
         _require_open(table)
         seats = _seats(table)
-        for s in seats:
-            if s.user_id and user_is_banned(s.user, now):
+        for s in seats:  # the gate again: banned, or barred from rated tables, since
+            if s.user_id and not seat_gate.allowed(s.user, table.game, rated=table.rated,
+                                                   now=now):  # fmt: skip
                 s.user = None
                 s.save(update_fields=["user"])
                 error = LobbyError("not_full")
@@ -423,9 +419,8 @@ def play_now(user, *, game: str, now: datetime | None = None) -> Table:
         return current.table
     if not game_web.playable(game):
         raise LobbyError("bad_game")
-    if user_is_banned(user, now):
-        raise LobbyError("banned")
-    barred = leaver_barred_until(user, game, now) is not None
+    _check_may_sit(user, rated=False, game=game, now=now)  # a ban
+    barred = not seat_gate.allowed(user, game, rated=True, now=now)
     candidates = (
         Table.objects.filter(status=Table.Status.OPEN, private=False, game=game)
         .annotate(

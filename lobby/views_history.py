@@ -19,7 +19,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,7 +31,6 @@ from game.models import Match
 from game.services import ServiceError
 from game.web import web
 from lobby import games, history
-from lobby.services import LobbyError, _check_may_sit
 
 HISTORY_PAGE_SIZE = 20
 
@@ -44,7 +42,6 @@ REMATCH_MESSAGES = {
     "rematch_started": gettext_lazy("The rematch has already started."),
     "no_offer": gettext_lazy("There is no rematch invitation."),
     "not_seated": gettext_lazy("You are not seated at this table."),
-    "may_not_play": gettext_lazy("You cannot play this rematch."),
     "no_such_match": gettext_lazy("There is no such match."),
 }
 
@@ -236,18 +233,13 @@ def tutorial_skip(request: HttpRequest, game: str) -> HttpResponse:
     return redirect(_safe_next(request, reverse("lobby:index")))
 
 
-def _may_play(user, match: Match) -> bool:
-    """Bans and, at rated tables, the habitual-leaver bar (as at the lobby's tables)."""
-    try:
-        _check_may_sit(user, rated=match.rated, game=match.game, now=timezone.now())
-    except LobbyError:
-        return False
-    return True
+# --- rematch (K-X2) -------------------------------------------------------------------------
 
 
 def _rematch_reply(request: HttpRequest, match_id: int, new: Match | None, exc=None):
     if exc is not None:
-        text = str(REMATCH_MESSAGES.get(exc.code, REMATCH_MESSAGES["no_offer"]))
+        text = getattr(exc, "message", None) or str(  # the seat gate's own (issue 27)
+            REMATCH_MESSAGES.get(exc.code, REMATCH_MESSAGES["no_offer"]))  # fmt: skip
         if _wants_json(request):
             status = 404 if exc.code in ("no_such_match", "not_seated") else 409
             return JsonResponse({"ok": False, "code": exc.code, "message": text}, status=status)
@@ -271,7 +263,7 @@ def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
     except ValueError:
         choice = 0
     try:
-        new = rematch.rematch_offer(match_id, request.user, choice, may_play=_may_play)
+        new = rematch.rematch_offer(match_id, request.user, choice)
     except ServiceError as exc:
         return _rematch_reply(request, match_id, None, exc)
     return _rematch_reply(request, match_id, new)
@@ -283,7 +275,7 @@ def rematch_answer(request: HttpRequest, match_id: int) -> HttpResponse:
     """A player accepts (``accept=1``) or declines (``accept=0``) the invitation."""
     accept = request.POST.get("accept") in ("1", "true", "yes")
     try:
-        new = rematch.rematch_answer(match_id, request.user, accept, may_play=_may_play)
+        new = rematch.rematch_answer(match_id, request.user, accept)
     except ServiceError as exc:
         return _rematch_reply(request, match_id, None, exc)
     if new is not None and not new.seats.filter(user=request.user).exists():
@@ -296,7 +288,7 @@ def rematch_answer(request: HttpRequest, match_id: int) -> HttpResponse:
 def rematch_start(request: HttpRequest, match_id: int) -> HttpResponse:
     """The host starts the rematch without waiting for the remaining answers."""
     try:
-        new = rematch.rematch_start(match_id, request.user, may_play=_may_play)
+        new = rematch.rematch_start(match_id, request.user)
     except ServiceError as exc:
         return _rematch_reply(request, match_id, None, exc)
     return _rematch_reply(request, match_id, new)

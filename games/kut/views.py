@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from game import services
+from game import seat_gate, services
 from game.views import seeds_allowed
 
 
@@ -48,14 +48,18 @@ def practice(request: HttpRequest) -> HttpResponse:
     if seed and not seeds_allowed():
         seed = None  # a fixed deal is for the browser tests only
     level = form.cleaned_data["level"]
-    match = services.match_create(
-        game="kut",
-        options={"tasks": form.cleaned_data["tasks"]},
-        users=[request.user, None, None, None],
-        bot_levels=["", level, level, level],
-        rated=False,
-        host=request.user,
-        seed=seed,
-        leave_others=True,  # P-5
-    )
+    try:  # match_create applies the seat gate (game.seat_gate: a ban)
+        match = services.match_create(
+            game="kut",
+            options={"tasks": form.cleaned_data["tasks"]},
+            users=[request.user, None, None, None],
+            bot_levels=["", level, level, level],
+            rated=False,
+            host=request.user,
+            seed=seed,
+            leave_others=True,  # P-5
+        )
+    except seat_gate.SeatRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
     return redirect("game:match", match_id=match.pk)

@@ -13,7 +13,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game import move_mail, services, tasks
-from game.engine import registry
 from game.models import Match, MoveNotice
 from games.kelimeki.engine import AI_MOVE_SECONDS, LIVE_MOVE_SECONDS
 from lobby import services as lobby_services
@@ -24,12 +23,7 @@ HOUR = timedelta(hours=1)
 
 
 @pytest.fixture(autouse=True)
-def kelimeki_playable(monkeypatch, settings):
-    """The board (``table_template``) comes from the board engineer's branch; the lobby
-    only needs the game to be playable."""
-    spec = registry.get("kelimeki")
-    if not getattr(spec, "table_template", None):
-        monkeypatch.setattr(type(spec), "table_template", "kut/table.html", raising=False)
+def kelimeki_mail(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.KUT_SITE_URL = "https://kut.example"
 
@@ -335,7 +329,9 @@ def test_play_now_opens_a_rated_table_and_a_barred_player_is_told_why(players, m
     a, b = players[:2]
     table = lobby_services.play_now(a, game="kelimeki")
     assert table.game == "kelimeki" and table.rated
-    monkeypatch.setattr(lobby_services, "leaver_barred_until",
+    from game import seat_gate  # the one gate every way onto a seat asks (issue 27)
+
+    monkeypatch.setattr(seat_gate, "barred_until",
                         lambda *args, **kw: timezone.now() + HOUR)  # fmt: skip
     from lobby.services import LobbyError
 

@@ -175,6 +175,10 @@ class KdvliRating:
 
     def match_changes(self, result: MatchResult, partners: bool, players: list,
                       options: dict) -> list[int | None]:  # fmt: skip
+        if result.hands < options["hands"]:
+            # V-X4: the table closed before the last hand (no human left): nothing more
+            # is written (the leavers' V-X1 costs were written when they left)
+            return [None] * len(players)
         return rating_rules.match_changes(result.totals, options["hands"], partners, players)
 
 
