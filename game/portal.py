@@ -145,6 +145,12 @@ def leaving_rules(game) -> bool:
     return bool(getattr(game, "leaving_rules", True))
 
 
+def guest_play(game) -> bool:
+    """Whether visitors without an account may play the game against its bots (issue
+    27: Kelimeki, W-X1; ``game.guests``)."""
+    return bool(getattr(game, "guest_play", False))
+
+
 def games_without_leaving_rules() -> list[str]:
     """The registered games whose GAME says ``leaving_rules = False`` (Kelimeki)."""
     from game.engine import registry

@@ -60,6 +60,10 @@ Optional members (the platform checks them with ``getattr``; a game may leave th
 * ``move_seconds_for(options) -> int`` — the game's own move clock in seconds (W-X3:
   48 h live, 7 days against the AI) instead of P-6's table move time; the platform's
   deadline (``Match.deadline``, the sweep, ``on_timeout``) enforces it.
+* ``guest_play`` (default False) — visitors without an account may play the game
+  against its bots (``game.guests``, issue 27): an unrecorded match
+  (``Match.Kind.GUEST``: unrated, no move clock, in no history, ranking or lobby list)
+  whose human seat is bound to the visitor's session.  True: Kelimeki (W-X1).
 """
 
 from __future__ import annotations
