@@ -99,7 +99,8 @@ def solo_new(request: HttpRequest) -> HttpResponse:
     level, players = form.cleaned_data["level"], form.cleaned_data["players"]
     if request.user.is_authenticated and form.cleaned_data["record"] != "unrecorded":
         return _start_recorded(request, level, players)
-    guests.session_key(request.session, create=not request.user.is_authenticated)
+    # a guest without a token yet has started nothing in this session: only their
+    # address counts (a refused one gets no token: no session row either)
     who = guests.identity(request.user, request.session)
     if not limits.new_guest_game_allowed(who, client_ip(request)):
         return _refused(request, limits.message("guest_games_limited"))
@@ -109,6 +110,8 @@ def solo_new(request: HttpRequest) -> HttpResponse:
     guests.start(game=KEY, players=players, level=level, user=request.user,
                  session=request.session, seed=seed,
                  test_options={"test_bag": bag} if bag is not None else None)  # fmt: skip
+    if who is None:  # the session's first game: its own count starts with it
+        limits.new_guest_game_allowed(guests.identity(request.user, request.session), None)
     return redirect("kelimeki:solo")
 
 

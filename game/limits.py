@@ -42,20 +42,25 @@ def message(code: str) -> str:
     return text % {"n": settings.KUT_AI_GAMES_RUNNING_PER_USER} if "%(n)s" in text else text
 
 
-def new_guest_game_allowed(who: str, ip: str) -> bool:
-    """A new unrecorded game (``game.guests.start``): per visitor and per address."""
-    return request_allowed(
-        "guest-games",
-        limits=[(who, settings.KUT_GUEST_GAMES_PER_SESSION), (ip, settings.KUT_GUEST_GAMES_PER_IP)],
-        window=settings.KUT_GUEST_GAME_WINDOW_SECONDS,
-    )
+def new_guest_game_allowed(who: str | None, ip: str | None) -> bool:
+    """A new unrecorded game (``game.guests.start``): per visitor (None: a guest without
+    a token yet, who has started none in this session) and per address (None: not
+    counted)."""
+    limits = [] if ip is None else [(f"ip:{ip}", settings.KUT_GUEST_GAMES_PER_IP)]
+    if who is not None:
+        limits.append((who, settings.KUT_GUEST_GAMES_PER_SESSION))
+    return request_allowed("guest-games", limits=limits,
+                           window=settings.KUT_GUEST_GAME_WINDOW_SECONDS)  # fmt: skip
 
 
 def preview_allowed(who: str, ip: str) -> bool:
     """One preview of a play (W-M7): per visitor and per address."""
     return request_allowed(
         "previews",
-        limits=[(who, settings.KUT_PREVIEWS_PER_SESSION), (ip, settings.KUT_PREVIEWS_PER_IP)],
+        limits=[
+            (who, settings.KUT_PREVIEWS_PER_SESSION),
+            (f"ip:{ip}", settings.KUT_PREVIEWS_PER_IP),
+        ],
         window=settings.KUT_PREVIEW_WINDOW_SECONDS,
     )
 

@@ -11,6 +11,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
@@ -63,13 +64,13 @@ def test_new_games_are_limited_per_client_address(settings, isolated_cache):
     for n in range(4):
         client = Client(HTTP_X_FORWARDED_FOR=f"10.0.0.{n}, 203.0.113.7")
         assert new_game(client).status_code == 302
-    before = guest_matches()
-    assert len(before) == 4
+    before, sessions = guest_matches(), Session.objects.count()
+    assert len(before) == 4 and sessions == 4
     refused = new_game(
         Client(HTTP_ACCEPT_LANGUAGE="tr", HTTP_X_FORWARDED_FOR="10.9.9.9, 203.0.113.7")
     )
     assert refused.status_code == 429 and GAMES_LIMITED in refused.content.decode()
-    assert guest_matches() == before
+    assert guest_matches() == before and Session.objects.count() == sessions  # no row either
     assert new_game(Client(HTTP_X_FORWARDED_FOR="203.0.113.8")).status_code == 302
 
 
