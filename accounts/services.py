@@ -42,11 +42,24 @@ def client_ip(request: HttpRequest | None) -> str:
     socket's peer then."""
     if request is None:
         return "unknown"
-    peer = request.META.get("REMOTE_ADDR") or "unknown"
+    return _client_address(request.META.get("REMOTE_ADDR"),
+                           request.META.get("HTTP_X_FORWARDED_FOR", ""))  # fmt: skip
+
+
+def scope_client_ip(scope: dict) -> str:
+    """``client_ip`` for a websocket's ASGI scope (the same trust rules): the peer
+    daphne saw, or the N-th entry from the right of ``X-Forwarded-For``."""
+    client = scope.get("client") or ()
+    forwarded = b", ".join(v for k, v in scope.get("headers") or () if k == b"x-forwarded-for")
+    return _client_address(client[0] if client else None, forwarded.decode("latin-1"))
+
+
+def _client_address(peer: str | None, forwarded_for: str) -> str:
+    peer = peer or "unknown"
     trusted = settings.KUT_TRUSTED_PROXIES
     if trusted <= 0:
         return peer
-    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [a.strip() for a in forwarded_for.split(",")]
     forwarded = [a for a in forwarded if a]
     if len(forwarded) < trusted:
         return peer

@@ -63,14 +63,15 @@ class HandResultInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    list_display = ("id", "game", "level", "options", "rated", "status", "hand", "host",
+    list_display = ("id", "game", "kind", "level", "options", "rated", "status", "hand", "host",
                     "created_at")  # fmt: skip
-    list_filter = ("status", "rated", "game", "level")
+    # kind: an unrecorded game (a guest's, issue 27) shows as such, never as a match
+    list_filter = ("status", "kind", "rated", "game", "level")
     search_fields = ("id", "host__username", "seats__user__username")
     date_hierarchy = "created_at"
     # never "state" or "seed": they hold every rack and the deck order
     fields = (
-        "game", "options", "level", "move_seconds", "partners", "rated", "watchers_allowed",
+        "game", "kind", "options", "level", "move_seconds", "partners", "rated", "watchers_allowed",
         "status", "hand", "totals", "version", "host", "rematch_of", "turn_started",
         "deadline", "created_at", "finished_at",
     )  # fmt: skip

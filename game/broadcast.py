@@ -51,9 +51,9 @@ def match_broadcast(match_id: int, match: Match | None = None, seats=None, ms=No
         seats = list(match.seats.select_related("user").order_by("seat"))
     # K-X3, issue 16: a seat whose player left is the bot's; no socket gets its frame (the
     # leaver's are closed, and this holds even if that message was lost).  Issue 22: a
-    # bot's seat has no socket at all (a socket is bound to its user's seat): its frame
-    # is not even built (against bots, three of a move's five views).
-    skip = {s.seat for s in seats if s.left or s.user_id is None or (presence and not s.connected)}
+    # bot's seat has no socket at all (a socket is bound to its user's or its guest's
+    # seat): its frame is not even built (against bots, three of a move's five views).
+    skip = {s.seat for s in seats if s.left or not s.human or (presence and not s.connected)}
     parts = frame_parts(match, seats, ms, watchers=match.watchers_allowed, skip=skip)
     try:
         fanout.publish(match_topic(match_id), parts)

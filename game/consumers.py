@@ -1,7 +1,10 @@
 """The match socket ``/ws/match/<id>/`` — thin: parse, call the service, reply.
 
 A user is bound to their own seat (from the session, never from the message); watchers
-get the watcher view only where the table allows watching.  Replies: every seat gets its
+get the watcher view only where the table allows watching.  A guest (issue 27, no
+account) is bound to the seat their session's guest token opens (``game.guests``) and
+to nothing else: no other match, no watching; their sockets and requests are counted
+under their guest identity, and their requests also per client address.  Replies: every seat gets its
 new view through the broadcast; the sender alone gets an error frame in Turkish.  Bad
 input (malformed JSON, unknown types, frames over 16 KiB, floods) gets an error frame
 and changes nothing.
@@ -18,7 +21,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.bans import user_is_banned
-from game import changes, runner, services
+from accounts.services import scope_client_ip
+from game import changes, guests, limits, runner, services
 from game.broadcast import WATCHERS, match_topic, seat_owner_group
 from game.engine.errors import EngineError
 from game.frames import frame_text, match_frame
@@ -42,9 +46,10 @@ PING = '{"type":"ping"}'
 PONG = '{"type":"pong"}'
 
 
-def user_request_allowed(user_id: int) -> bool:
-    """Count one request of ``user_id`` in the current window; False over the limit.
-    A store that cannot be reached lets it through (the per-socket limit still holds)."""
+def user_request_allowed(user_id: int | str) -> bool:
+    """Count one request of ``user_id`` (a user's pk, or a guest's identity,
+    ``game.guests.identity``) in the current window; False over the limit.  A store
+    that cannot be reached lets it through (the per-socket limit still holds)."""
     try:
         count = counters.hit(f"socket-requests.{user_id}", USER_RATE_WINDOW)
     except Exception:
@@ -63,19 +68,32 @@ class MatchConsumer(AsyncWebsocketConsumer):
     change_frames = False
     sent: changes.Entry | None = None  # the fan-out frame this socket got last
     sent_key: tuple = (-1, 0)  # (version, layout) of the last frame it got
+    # who this socket counts for: the user's pk, or a guest's identity (issue 27)
+    who: int | str | None = None
+    guest = False  # a visitor without an account (game.guests)
+    client_ip = "unknown"
 
     # -- connection ------------------------------------------------------------------
     async def connect(self):
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=4001)
-            return
-        if user_is_banned(user):  # a banned player cannot act (accounts.bans)
-            await self.close(code=4003)
-            return
-        # issue 16: at most KUT_SOCKETS_PER_USER sockets per user, over all processes
+        if user is not None and user.is_authenticated:
+            if user_is_banned(user):  # a banned player cannot act (accounts.bans)
+                await self.close(code=4003)
+                return
+            self.who = user.pk
+        else:  # issue 27: a guest, by their session's guest token (nothing else)
+            self.who = await database_sync_to_async(guests.identity)(
+                None, self.scope.get("session")
+            )
+            if self.who is None:
+                await self.close(code=4001)
+                return
+            self.guest = True
+            self.client_ip = scope_client_ip(self.scope)
+        # issue 16: at most KUT_SOCKETS_PER_USER sockets per user (or guest), over all
+        # processes
         self.counted = await sync_to_async(sockets.enter, thread_sensitive=False)(
-            user.pk, self.channel_name
+            self.who, self.channel_name
         )
         if not self.counted:
             await self.close(code=4029)
@@ -91,8 +109,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._refuse(4004)
             return
         seat, watchers_allowed = info
-        if seat is None and not watchers_allowed:
-            await self._refuse(4003)
+        if seat is None and (self.guest or not watchers_allowed):
+            await self._refuse(4003)  # a guest never watches (issue 27)
             return
         self.seat = seat
         self.topic = match_topic(self.match_id)  # fanout_deliver picks this socket's frame
@@ -105,7 +123,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.owner_group = seat_owner_group(self.match_id, seat)
             await self.channel_layer.group_send(self.owner_group, {"type": "seat.replaced"})
             await self.channel_layer.group_add(self.owner_group, self.channel_name)
-        await self.channel_layer.group_add(f"user.{user.pk}", self.channel_name)
+        if not self.guest:  # a user's sockets (a ban's kick, accounts.bans)
+            await self.channel_layer.group_add(f"user.{user.pk}", self.channel_name)
         await self.accept()
         await fanout.join(self.topic, self)  # before the snapshot: no change falls between
         if seat is not None:
@@ -119,8 +138,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _uncount(self) -> None:
         if self.counted:
             self.counted = False
-            user = self.scope["user"]
-            await sync_to_async(sockets.leave, thread_sensitive=False)(user.pk, self.channel_name)
+            await sync_to_async(sockets.leave, thread_sensitive=False)(self.who, self.channel_name)
 
     async def disconnect(self, code):
         await self._uncount()
@@ -133,8 +151,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _leave_groups(self):
         if self.topic:
             await fanout.leave(self.topic, self)
-            user = self.scope.get("user")
-            await self.channel_layer.group_discard(f"user.{user.pk}", self.channel_name)
+            if not self.guest:
+                user = self.scope.get("user")
+                await self.channel_layer.group_discard(f"user.{user.pk}", self.channel_name)
             if self.seat is not None:
                 await self.channel_layer.group_discard(self.owner_group, self.channel_name)
             if self.seat is not None and not self.replaced:
@@ -148,7 +167,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match = Match.objects.get(pk=self.match_id)
         except Match.DoesNotExist:
             return None
-        return services.seat_of(match, user), services.may_view(match, user)
+        # a user's seat, else (an unrecorded game) the seat of the session's guest token
+        seat = guests.seat_for(match, user, self.scope.get("session"))
+        return seat, not self.guest and services.may_view(match, user)
 
     @database_sync_to_async
     def _frame(self) -> dict | None:
@@ -230,8 +251,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Now and then, the socket's place in the shared count is renewed."""
         if self.counted and time.monotonic() - self.refreshed > sockets.REFRESH_AFTER:
             self.refreshed = time.monotonic()
-            user = self.scope["user"]
-            await sync_to_async(sockets.refresh, thread_sensitive=False)(user.pk, self.channel_name)
+            await sync_to_async(sockets.refresh, thread_sensitive=False)(
+                self.who, self.channel_name
+            )
 
     async def handle_action(self, msg: dict):
         if self.seat is None:
@@ -284,7 +306,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _sync_frame(self) -> dict | str:
         """A snapshot on request (counted against the per-user limit), or the code of
         the error that refuses it."""
-        if not user_request_allowed(self.scope["user"].pk):
+        if not self._request_allowed():
             return "rate_limited"
         runner.adopt(self.match_id)  # embedded: a bot move the worker left is played here
         match = Match.objects.get(pk=self.match_id)
@@ -297,12 +319,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """One action, with the per-user limit counted in the same thread hop.  Returns
         the error that refused it, if any (its broadcast was published on commit)."""
         try:
-            if not user_request_allowed(self.scope["user"].pk):
+            if not self._request_allowed():
                 raise services.ServiceError("rate_limited")
             services.match_apply_action(self.match_id, self.seat, action, version)
         except Exception as exc:
             return exc
         return None
+
+    def _request_allowed(self) -> bool:
+        """The per-visitor limit of requests (a user's, a guest's, issue 27) and, for a
+        guest, the limit of all guests at their client address."""
+        if not user_request_allowed(self.who):
+            return False
+        return not self.guest or limits.guest_socket_allowed(self.client_ip)
 
     async def dispatch(self, message):
         """Channels runs ``close_old_connections`` in the sync thread before every handler

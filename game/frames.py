@@ -21,13 +21,16 @@ def seat_label(seat) -> dict:
     user = seat.user
     if user is not None:
         name = getattr(user, "display_name", "") or user.get_username()
+    elif seat.guest_key:
+        name = ""  # a guest has no name (issue 27); their table calls the seat "you"
     else:
         name = f"Bot ({seat.bot_level})"
     return {
         "name": name,
         "user_id": seat.user_id,
         "bot": seat.bot_level or None,
-        "connected": seat.connected if seat.user_id else True,
+        "guest": bool(seat.guest_key),  # never the key itself
+        "connected": seat.connected if seat.human else True,
         "away": seat.away,
         "left": seat.left,
         "dropped": seat.dropped,  # P-13: a bot plays while the player is gone

@@ -26,6 +26,11 @@ class Match(models.Model):
         NORMAL = "normal", _("Match")
         # a game's guided first hand (its ``tutorial``; KÜT's trial hand, K-X1): recorded nowhere
         TRIAL = "trial", _("Trial hand")
+        # issue 27: a game against the bots without a record (W-X1: a guest's, or a
+        # logged-in player's practice game): unrated, no move timer, never in history,
+        # rankings, k-lig, the lobby or a player's record; deleted after 7 days without
+        # a move (W-X3, ``game.guests``)
+        GUEST = "guest", _("Unrecorded game")
 
     game = models.CharField(max_length=20)  # a key of game.engine.registry
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
@@ -59,7 +64,10 @@ class Match(models.Model):
             models.Index(fields=["status", "deadline"], name="match_status_deadline"),
             models.Index(fields=["status", "bot_due"], name="match_status_botdue"),
             models.Index(fields=["status", "-finished_at"], name="match_status_finished"),
-        ]
+            # the beat's clean-up of guests' games (issue 27, ``game.guests``)
+            models.Index(fields=["created_at"], name="match_guest_created",
+                         condition=models.Q(kind="guest")),
+        ]  # fmt: skip
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.get_status_display()})"
@@ -97,6 +105,10 @@ class MatchSeat(models.Model):
     )  # fmt: skip
     request_at = models.DateTimeField(null=True, blank=True)
     replacement = models.BooleanField(default=False)  # P-12: took a left seat
+    # issue 27: a guest's seat (no user): the SHA-256 of a random token kept in the
+    # visitor's session (``game.guests``; never the session key).  Blank for every other
+    # seat.  A secret of that visitor: never shown, never a filter (admin_safety).
+    guest_key = models.CharField(max_length=64, blank=True, default="")
     # the player who left this seat before the replacement took it, and when (P-5)
     left_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -108,15 +120,25 @@ class MatchSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
         ]
-        indexes = [models.Index(fields=["user", "match"], name="matchseat_user_match")]
+        indexes = [
+            models.Index(fields=["user", "match"], name="matchseat_user_match"),
+            # a guest's seats by their key (issue 27); only guests' rows are indexed
+            models.Index(fields=["guest_key"], name="matchseat_guest_key",
+                         condition=~models.Q(guest_key="")),
+        ]  # fmt: skip
 
     def __str__(self) -> str:
-        who = self.user or f"bot:{self.bot_level}"
+        who = self.user or ("guest" if self.guest_key else f"bot:{self.bot_level}")
         return f"{self.match_id}/{self.seat} {who}"
 
     @property
+    def human(self) -> bool:
+        """A person's seat: a user's, or a guest's (issue 27), never a bot's."""
+        return not self.bot_level and (self.user_id is not None or bool(self.guest_key))
+
+    @property
     def bot_controlled(self) -> bool:
-        return bool(self.bot_level) or self.away or self.left or self.user_id is None
+        return bool(self.bot_level) or self.away or self.left or not self.human
 
 
 class MatchAction(models.Model):

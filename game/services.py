@@ -14,6 +14,7 @@ actions all call these functions.  Each one:
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,6 +32,7 @@ from game.engine.protocol import InputError
 from game.errors import ServiceError
 from game.models import HandResult, Match, MatchAction, MatchSeat
 
+log = logging.getLogger(__name__)
 BOT_LEVELS = protocol.BOT_LEVELS
 # action types only the server sends, for every game: a seat's time running out is the
 # timer's (K-N7; the game's on_timeout); a player sending one is refused (issue 16)
@@ -154,7 +156,7 @@ def _human_may_act_out_of_turn(spec, st, botset: set[int]) -> bool:
 
 def _stands_in(seat: MatchSeat) -> bool:
     """A bot plays this human's seat because the player timed out twice (K-N7)."""
-    return seat.away and not seat.left and not seat.bot_level and seat.user_id is not None
+    return seat.away and not seat.left and seat.human
 
 
 def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
@@ -282,14 +284,20 @@ def match_create(*, users: list, game: str, options: dict | None = None,
                  level: str = "orta", move_seconds: int | None = None, partners: bool = False,
                  watchers_allowed=False, host=None, seed: str | None = None,
                  now: datetime | None = None, rematch_of=None,
-                 kind: str = Match.Kind.NORMAL, leave_others: bool = False) -> Match:  # fmt: skip
+                 kind: str = Match.Kind.NORMAL, leave_others: bool = False,
+                 guests: dict[int, str] | None = None,
+                 test_options: dict | None = None) -> Match:  # fmt: skip
     """Create a match of ``game`` (a user or None per seat; None seats get a bot of
     ``bot_levels[seat]``, default the table level's, P-7) and deal hand 1
     (``match_start``).  ``options`` are the game's own (its ``clean_options`` checks
     them).  ``kind`` "trial": the game's guided first hand (``game.tutorial``).
     ``leave_others``: the players start this match themselves (the practice form, a
     lobby table, a rematch): P-5, it counts as leaving the rated matches of the same
-    game they still sit in."""
+    game they still sit in.  ``guests``: seat -> guest key, the seats of visitors
+    without an account (issue 27, ``game.guests``; their ``users`` entry is None).
+    ``test_options``: browser tests only (``DEBUG`` and ``KUT_TEST_SEEDS``, else
+    refused): options the game reads at the deal that no player may choose
+    (Kelimeki's short bag), added after ``clean_options``."""
     try:
         spec = registry.get(game)
     except KeyError:
@@ -325,6 +333,11 @@ def match_create(*, users: list, game: str, options: dict | None = None,
             options = spec.clean_options(synced)
         except InputError:
             raise ServiceError("bad_options") from None
+    if test_options:
+        if not test_mode():
+            raise ServiceError("bad_options")
+        options = {**options, **test_options}
+    guests = guests or {}
     levels = list(bot_levels or [default_level] * len(users))
     now = _now(now)
     for user in users:  # issue 27: the one gate (bans, P-11), before anything changes
@@ -339,10 +352,12 @@ def match_create(*, users: list, game: str, options: dict | None = None,
             seed=seed or new_seed(), rematch_of=rematch_of, kind=kind,
         )  # fmt: skip
         for seat, user in enumerate(users):
-            level = "" if user is not None else (levels[seat] or default_level)
+            guest = "" if user is not None else guests.get(seat, "")
+            level = "" if user is not None or guest else (levels[seat] or default_level)
             if level and level not in BOT_LEVELS:
                 raise ServiceError("bad_bot_level")
-            MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level)
+            MatchSeat.objects.create(match=match, seat=seat, user=user, bot_level=level,
+                                     guest_key=guest)  # fmt: skip
         match_start(match, now)
     return match
 
@@ -486,7 +501,7 @@ def match_back(match_id: int, seat: int) -> Outcome:
         if not match.running:
             raise ServiceError("match_not_running")
         s = match.seats.filter(seat=seat).first()
-        if s is None or s.left or s.user_id is None:
+        if s is None or s.left or not s.human:
             raise ServiceError("not_seated")
         if not s.away:
             raise ServiceError("not_away")
@@ -589,9 +604,13 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
             if s not in botset:
                 continue
             level = seats[s].bot_level or "normal"
-            action = spec.bot_choose(
-                _bot_view(spec, st, s), level, _test_bot_rng(match, spec, st, s) or rng
-            )
+            try:
+                action = spec.bot_choose(
+                    _bot_view(spec, st, s), level, _test_bot_rng(match, spec, st, s) or rng
+                )
+            except Exception:  # a broken bot never stalls the table (below)
+                log.exception("match %s: the bot of seat %s could not choose", match.pk, s)
+                action = None if s not in acting else {"type": SERVER_TYPES[0]}
             if action is not None:
                 choice = (s, action)
                 break
@@ -599,9 +618,13 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
         return None
     seat, action = choice
     turn_before = _turn_key(spec, st)
-    try:
-        events = spec.apply(st, seat, action, _ts(now))
-    except EngineError:
+    failed = isinstance(action, dict) and action.get("type") in SERVER_TYPES  # bot raised
+    if not failed:
+        try:
+            events = spec.apply(st, seat, action, _ts(now))
+        except EngineError:
+            failed = True
+    if failed:
         # never let a bot stall a table: the rules complete its turn instead
         if seat not in acting:
             seat = next((s for s in acting if s in botset), None)
@@ -619,9 +642,15 @@ def _test_bot_rng(match: Match, spec, st, seat: int) -> random.Random | None:
     """Browser tests only (``DEBUG`` and ``KUT_TEST_SEEDS``): a bot's chance comes from
     the match seed and the turn, so that a seeded match plays out on the live site as it
     did in the engine alone (tests/e2e/test_kdvli.py).  None everywhere else."""
-    if not (settings.DEBUG and getattr(settings, "KUT_TEST_SEEDS", False)):
+    if not test_mode():
         return None
     return SeededRNG(f"{match.seed}:bot:{orjson.dumps(spec.turn_key(st)).decode()}:{seat}")
+
+
+def test_mode() -> bool:
+    """The browser tests' fixed deals (``DEBUG`` and ``KUT_TEST_SEEDS``), never in
+    production."""
+    return bool(settings.DEBUG and getattr(settings, "KUT_TEST_SEEDS", False))
 
 
 def _bot_view(spec, st, seat: int) -> dict:
@@ -794,7 +823,7 @@ def match_leave(match_id: int, user, now: datetime | None = None,
         if match.running:
             transaction.on_commit(lambda: _on_left(match_id, user.pk))
         seats = _seats(match)
-        humans = [s for s in seats if s.user_id and not s.left]
+        humans = [s for s in seats if s.human and not s.left]
         if not match.running:
             match.save()
             return seat
@@ -859,7 +888,7 @@ def abandon_reason(match: Match, seats: list[MatchSeat], now: datetime) -> str |
     table itself, this catches the rest, e.g. deleted accounts).  ``inactive``: no human
     is connected and none has acted for ``KUT_ABANDON_AFTER_SECONDS`` (e.g. a test table,
     which has no timer, left behind on a human's turn)."""
-    humans = [s for s in seats if s.user_id is not None and not s.left]
+    humans = [s for s in seats if s.human and not s.left]
     if not humans:
         return "no_humans"
     if any(s.connected for s in humans):

@@ -125,7 +125,9 @@ def housekeeping(now: datetime) -> int:
 
     cutoff = now - timedelta(seconds=settings.KUT_ABANDON_AFTER_SECONDS)
     running = Match.objects.filter(status__in=[Match.Status.PLAYING, Match.Status.BETWEEN])
-    humans = MatchSeat.objects.filter(match=OuterRef("pk"), user__isnull=False, left=False)
+    humans = MatchSeat.objects.filter(
+        Q(user__isnull=False) | ~Q(guest_key=""), match=OuterRef("pk"), left=False
+    )  # a user's or a guest's seat (issue 27)
     recent = MatchAction.objects.filter(
         match=OuterRef("pk"), actor=MatchAction.Actor.HUMAN, created_at__gt=cutoff
     )
@@ -165,3 +167,15 @@ def move_mail() -> int:
     from game import move_mail as mail
 
     return mail.run(timezone.now())
+
+
+@shared_task(ignore_result=True)
+def guest_cleanup() -> int:
+    """Beat, every hour (issue 27): unrecorded games without a move for 7 days (W-X3) are
+    deleted and expired sessions cleared (``game.guests.cleanup``)."""
+    from game import guests
+
+    deleted, _cleared = guests.cleanup(timezone.now())
+    if deleted:
+        log.info("deleted %s unrecorded games without a move for 7 days", deleted)
+    return deleted

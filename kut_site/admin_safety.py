@@ -21,10 +21,10 @@ from django.contrib.admin import ModelAdmin
 from django.db.models.constants import LOOKUP_SEP
 
 # The seed and the state hold the deck order and every rack; an action's payload a
-# seat's private layout moves; passwords (hashes) and invite tokens speak for
-# themselves.
+# seat's private layout moves; a guest's seat key stands for their session (issue 27);
+# passwords (hashes) and invite tokens speak for themselves.
 SECRET_FIELDS = frozenset({"seed", "state", "payload", "password", "token", "session_data",
-                           "session_key", "secret"})  # fmt: skip
+                           "session_key", "secret", "guest_key"})  # fmt: skip
 
 
 def _roots(model_admin: ModelAdmin) -> set[str]:

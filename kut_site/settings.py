@@ -303,6 +303,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 50},
     },
+    # Issue 27: unrecorded games without a move for 7 days (W-X3) and expired sessions.
+    "kut-guest-cleanup": {
+        "task": "game.tasks.guest_cleanup",
+        "schedule": 3600.0,
+        "options": {"expires": 3000},
+    },
 }
 # The queue the site, beat and the worker share.  Give each site (or test run) sharing
 # one Redis its own name so that its worker never takes another's tasks.
@@ -463,6 +469,22 @@ KUT_PASSWORD_RESET_WINDOW_SECONDS = env_int("KUT_PASSWORD_RESET_WINDOW_SECONDS",
 KUT_TRUSTED_PROXIES = env_int("KUT_TRUSTED_PROXIES", 0)
 # Sockets one user may hold open at once, over all processes (kut_site.sockets).
 KUT_SOCKETS_PER_USER = env_int("KUT_SOCKETS_PER_USER", 8)
+# Issue 27 (game.limits): what one visitor may cause.  Unrecorded games against the
+# bots (a guest's, a player's practice game) started per visitor and per client address
+# in each window; previews of a play (W-M7) likewise; a guest socket's moves and syncs
+# per client address (each guest also has the socket's own per-visitor limit); recorded
+# games against the bots per player: running at once, and started per window.
+KUT_GUEST_GAMES_PER_SESSION = env_int("KUT_GUEST_GAMES_PER_SESSION", 20)
+KUT_GUEST_GAMES_PER_IP = env_int("KUT_GUEST_GAMES_PER_IP", 100)
+KUT_GUEST_GAME_WINDOW_SECONDS = env_int("KUT_GUEST_GAME_WINDOW_SECONDS", 3600)
+KUT_PREVIEWS_PER_SESSION = env_int("KUT_PREVIEWS_PER_SESSION", 120)
+KUT_PREVIEWS_PER_IP = env_int("KUT_PREVIEWS_PER_IP", 600)
+KUT_PREVIEW_WINDOW_SECONDS = env_int("KUT_PREVIEW_WINDOW_SECONDS", 60)
+KUT_GUEST_SOCKET_REQUESTS_PER_IP = env_int("KUT_GUEST_SOCKET_REQUESTS_PER_IP", 200)
+KUT_GUEST_SOCKET_WINDOW_SECONDS = env_int("KUT_GUEST_SOCKET_WINDOW_SECONDS", 5)
+KUT_AI_GAMES_RUNNING_PER_USER = env_int("KUT_AI_GAMES_RUNNING_PER_USER", 10)
+KUT_AI_GAMES_PER_USER = env_int("KUT_AI_GAMES_PER_USER", 20)
+KUT_AI_GAME_WINDOW_SECONDS = env_int("KUT_AI_GAME_WINDOW_SECONDS", 3600)
 # Under daphne: a whole HTTP request must arrive within this many seconds of the
 # connection (or of the previous response), and an idle connection closes after
 # KUT_HTTP_IDLE_SECONDS (kut_site.slowclients).

@@ -55,7 +55,8 @@ def _opponents(seats, mine: int) -> list[str]:
 
 def _games(user) -> list[CardGame]:
     spec = registry.get(GAME)
-    matches = (Match.objects.filter(game=GAME, status=Match.Status.FINISHED, seats__user=user)
+    matches = (Match.objects.filter(game=GAME, kind=Match.Kind.NORMAL,  # never a practice
+                                    status=Match.Status.FINISHED, seats__user=user)
                .distinct().prefetch_related("seats__user").order_by("-finished_at", "-pk"))  # fmt: skip
     entries = {e.match_id: e for e in KligEntry.objects.filter(user=user)}
     out = []
@@ -91,7 +92,8 @@ def _running(user) -> list[RunningGame]:
     """W-X4: the player's games still being played, each with its own turn and deadline
     (W-X3: the time left is shown in the game list)."""
     spec = registry.get(GAME)
-    matches = (Match.objects.filter(game=GAME, status=Match.Status.PLAYING, seats__user=user,
+    matches = (Match.objects.filter(game=GAME, kind=Match.Kind.NORMAL,
+                                    status=Match.Status.PLAYING, seats__user=user,
                                     seats__left=False)
                .distinct().prefetch_related("seats__user").order_by("deadline", "pk"))  # fmt: skip
     out = []

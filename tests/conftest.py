@@ -84,12 +84,18 @@ def isolated_cache(settings):
 
 @pytest.fixture(autouse=True)
 def _no_signup_throttle_unless_tested(settings):
-    """Sign-ups and password resets are throttled per address (issue 16); every test
-    signs up from 127.0.0.1 and, with Redis, the counts outlive a test.  Tests of the
-    throttle set their own limits."""
+    """Sign-ups and password resets are throttled per address (issue 16), and guests'
+    games, previews and moves and the games against the AI (issue 27); every test signs
+    up and plays from 127.0.0.1 and, with Redis, the counts outlive a test.  Tests of
+    the throttles set their own limits."""
     settings.KUT_SIGNUPS_PER_IP = 10**6
     settings.KUT_PASSWORD_RESETS_PER_IP = 10**6
     settings.KUT_PASSWORD_RESETS_PER_EMAIL = 10**6
+    # issue 27 (game.limits): every test's guests come from 127.0.0.1 too
+    settings.KUT_GUEST_GAMES_PER_SESSION = settings.KUT_GUEST_GAMES_PER_IP = 10**6
+    settings.KUT_PREVIEWS_PER_SESSION = settings.KUT_PREVIEWS_PER_IP = 10**6
+    settings.KUT_GUEST_SOCKET_REQUESTS_PER_IP = 10**6
+    settings.KUT_AI_GAMES_PER_USER = settings.KUT_AI_GAMES_RUNNING_PER_USER = 10**6
 
 
 @pytest.fixture(autouse=True)

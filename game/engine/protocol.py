@@ -62,6 +62,10 @@ with its default, once, when the game is first loaded (:func:`complete`, boardga
   P-6's table move time (Kelimeki's W-X3).  Default None: P-6.
 * ``tutorial`` — a guided first hand (KÜT's trial hand, K-X1) meeting
   :class:`Tutorial`.  Default None: the game offers none.
+* ``guest_play`` (default False) — visitors without an account may play the game
+  against its bots (``game.guests``, issue 27): an unrecorded match
+  (``Match.Kind.GUEST``: unrated, no move clock, in no history, ranking or lobby list)
+  whose human seat is bound to the visitor's session.  True: Kelimeki (W-X1).
 """
 
 from __future__ import annotations
@@ -278,6 +282,7 @@ OPTIONAL: dict[str, Any] = {
     "options_for_seats": lambda game: _options_for_seats,
     "move_seconds_for": None,
     "tutorial": None,
+    "guest_play": False,
 }
 REQUIRED = tuple(
     name for name in Game.__dict__ if not name.startswith("_") and name not in OPTIONAL

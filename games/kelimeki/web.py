@@ -31,6 +31,7 @@ def kelimeki_strings() -> dict:
         "levels": {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")},
         "your_turn": _("Your turn: lay down a word."),
         "their_turn": _("{name} is thinking…"),
+        "thinking": _("thinking…"),  # the AI's row while its move is due (issue 29)
         "your_first": _("Your first word must cover your home square (⌂)."),
         "seat_marks": ["●", "▲", "■", "◆"],
         "colour_names": [_("blue"), _("orange"), _("green"), _("pink")],
@@ -126,7 +127,6 @@ def kelimeki_strings() -> dict:
             "stale_version": _("The game moved on; look again."),
             "bad_action": _("That move could not be understood."),
             "unknown_action": _("There is no such move."),
-            "no_game": _("There is no game yet: start a new one."),
         },
     }
 

@@ -1,5 +1,6 @@
-"""Kelimeki in a real browser on the real stack (issue 21, items 1–3): a whole 2-player
-game against the AI WITHOUT logging in (kelimeki.md W-X1), from /kelimeki/.
+"""Kelimeki in a real browser on the real stack (issue 21, items 1–3; issue 27): a whole
+2-player game against the AI WITHOUT logging in (kelimeki.md W-X1), from /kelimeki/: an
+unrecorded match of the platform bound to the browser's session, over the match socket.
 
 The human's words come from the engine's move generator run on the human's own frame
 (what the page itself received: rack, board, zones — no hidden information); the test
@@ -12,6 +13,8 @@ short bag (test-only ``bag``, ``KUT_TEST_SEEDS``) keeps the game short.  The fin
 scores are checked against every move's points and tax shares seen in the frames and the
 tiles left (W-S3, W-Z6, W-E3, W-E4).  The first word at desktop size, the rest by touch on a phone held
 sideways (the game resumed in a new page); screenshots go to ``KUT_SCREENSHOTS`` (test-results/screenshots).
+A second test on a site whose bots think (issue 29): the player's word is scored at once,
+the AI is shown "thinking", then its word arrives.
 """
 
 from __future__ import annotations
@@ -19,26 +22,30 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
+from game import services
 from game.models import Match
 from games.kelimeki.engine import bots
 from games.kelimeki.engine.alphabet import POINTS
+from lobby.models import RankingResult
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, shot
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 TIMEOUT = 30_000
 DATA = "(k) => document.getElementById('kk').dataset[k] || ''"
+# every frame the board accepted (its "kut:frame" event), the latest kept for the test
+KEEP_FRAMES = "document.addEventListener('kut:frame', (e) => { window.kkFrame = e.detail; });"
 KEYBOARD_LETTERS = set("ABCDEFGHJKLMNOPRSTUVYZ")  # unambiguous keys (no I/İ, no Ç…)
 
 
 class Board:
-    def __init__(self, page, touch: bool = False, events: dict | None = None):
+    def __init__(self, page, touch: bool = False):
         self.page = page
         self.touch = touch  # a phone: taps instead of clicks
         self.errors: list[str] = []
-        self.events: dict[int, dict] = events if events is not None else {}
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        page.add_init_script(KEEP_FRAMES)
 
     def data(self, key: str) -> str:
         return self.page.evaluate(DATA, key)
@@ -47,11 +54,9 @@ class Board:
         self.page.wait_for_function(js, arg=arg, timeout=TIMEOUT)
 
     def frame(self) -> dict:
-        """The frame the page holds (the same JSON the page got: the state endpoint)."""
-        frame = self.page.request.get("/kelimeki/state/").json()
-        assert frame["type"] == "state"
-        for ev in frame["match"]["log"]:  # every move seen (the last 20 are kept)
-            self.events.setdefault(ev["n"], ev)
+        """The frame the page holds (the last one its socket gave the board)."""
+        frame = self.page.evaluate("() => window.kkFrame")
+        assert frame["type"] == "state" and frame["version"] == int(self.data("version"))
         return frame
 
     def wait_mine(self) -> None:
@@ -126,24 +131,38 @@ class Board:
         return self.data("preview")
 
 
+def moves_of(match: Match) -> list[dict]:
+    """Every move of the game as the engine applied it (the log replayed)."""
+    out = []
+    for act, st in services.match_replay_iter(match):
+        if act.kind in ("play", "exchange", "pass"):
+            out.append(dict(st.last))
+    return out
+
+
+def start_game(page, level: str, seed: str, bag: int) -> None:
+    """W-X1: no login; the new-game card opens by itself on the first visit."""
+    page.goto("/kelimeki/")
+    dialog = page.locator("dialog.kk-new-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Yapay Zekaya karşı yeni oyun")
+    dialog.locator("label", has_text=level).click()
+    # tests only (KUT_TEST_SEEDS): a fixed deal and a short bag
+    page.evaluate(
+        "([seed, bag]) => { const f = document.querySelector('.kk-new-form');"
+        " f.seed.value = seed; f.bag.value = bag; }",
+        [seed, str(bag)],
+    )
+    dialog.get_by_role("button", name="Başla").click()
+    page.wait_for_url("**/kelimeki/")
+
+
 def test_a_whole_game_against_the_ai_without_an_account(live_site, browser: Browser):
     context = browser.new_context(base_url=live_site.url, locale="tr-TR", viewport=DESKTOP)
     page = context.new_page()
     board = Board(page)
 
-    # W-X1: no login; the new-game card opens by itself on the first visit.
-    page.goto("/kelimeki/")
-    dialog = page.locator("dialog.kk-new-dialog")
-    expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Yapay Zekaya karşı yeni oyun")
-    dialog.locator("label", has_text="kolay").click()
-    # tests only (KUT_TEST_SEEDS): a fixed deal and a bag of 6 tiles
-    page.evaluate(
-        "() => { const f = document.querySelector('.kk-new-form');"
-        " f.seed.value = 'kelimeki-e2e-6'; f.bag.value = '6'; }"
-    )
-    dialog.get_by_role("button", name="Başla").click()
-    page.wait_for_url("**/kelimeki/")
+    start_game(page, "kolay", "kelimeki-e2e-3", 6)  # a bag of 6 tiles
     board.wait_mine()
     expect(page.locator(".kk-cell")).to_have_count(225)  # W-B1
     # the zones are drawn in both players' colours and marks, the bonuses labelled
@@ -189,7 +208,7 @@ def test_a_whole_game_against_the_ai_without_an_account(live_site, browser: Brow
             phone.add_cookies(context.cookies())
             errors = board.errors
             page = phone.new_page()
-            board = Board(page, touch=True, events=board.events)
+            board = Board(page, touch=True)
             board.errors = errors
             page.goto("/kelimeki/")
             board.wait_mine()
@@ -288,8 +307,10 @@ def test_a_whole_game_against_the_ai_without_an_account(live_site, browser: Brow
         )
     # The scores add up: every play's shares (W-S3, W-Z6), the joker finish (W-E4), minus
     # the tiles left in each rack (W-E3; nothing added to the one who went out).
+    match = Match.objects.get(kind=Match.Kind.GUEST)
+    assert match.kind == Match.Kind.GUEST and match.status == Match.Status.FINISHED
     expected = [0, 0]
-    for ev in board.events.values():
+    for ev in moves_of(match):
         if ev["type"] == "play":
             for s in (0, 1):
                 expected[s] += ev["shares"][s]
@@ -304,7 +325,7 @@ def test_a_whole_game_against_the_ai_without_an_account(live_site, browser: Brow
         )
     else:
         expect(title).to_have_text("Kaybettin.")
-    assert not Match.objects.exists()  # W-X1: nothing recorded
+    assert not match.rated and not RankingResult.objects.exists()  # W-X1: nothing recorded
     # A reload resumes the finished game; "Yeni oyun" offers a new one.
     page.reload()
     board.wait_mine()
@@ -314,3 +335,39 @@ def test_a_whole_game_against_the_ai_without_an_account(live_site, browser: Brow
     assert not board.errors, board.errors
     context.close()
     page.context.close()
+
+
+def test_the_ais_word_comes_after_the_players_and_it_thinks_meanwhile(paced_site, browser: Browser):
+    """Issue 29 (and 27: no AI move in the player's request): on a site whose bots think
+    (0.3 s base x Kelimeki's pace 2.0), the player's word is on the board and scored
+    while the AI's row says it is thinking; then the AI's word arrives and the last
+    moves list both, the AI's on top."""
+    context = browser.new_context(base_url=paced_site.url, locale="tr-TR", viewport=DESKTOP)
+    page = context.new_page()
+    board = Board(page)
+    start_game(page, "zor", "kelimeki-e2e-paced", 20)
+    board.wait_mine()
+    hand = board.frame()["hand"]
+    move = bots.best_move(hand)
+    assert move is not None, "the seed gives the player a word"
+    for p in move.to_action()["placements"]:
+        board.put(p, "tap")
+    assert board.preview() == "valid"
+    board.act(page.get_by_role("button", name="Oyna").click)
+    mine = board.frame()
+    assert mine["hand"]["last"]["seat"] == 0 and mine["hand"]["turn"] == 1
+    thinking = page.locator(".kk-score[data-seat='1'] [data-testid='kk-thinking']")
+    expect(thinking).to_be_visible()
+    expect(thinking).to_contain_text("düşünüyor")
+    expect(page.locator(".kk-score[data-seat='0'] .kk-points")).to_have_text(
+        str(mine["hand"]["scores"][0])
+    )
+    board.wait_mine()  # the AI's word arrives as a frame of its own
+    theirs = board.frame()
+    assert theirs["version"] == mine["version"] + 1 and theirs["hand"]["last"]["seat"] == 1
+    expect(thinking).to_have_count(0)
+    log = page.locator(".kk-log li")  # newest first
+    expect(log.nth(0)).to_contain_text("Yapay Zeka")
+    expect(log.nth(1)).to_contain_text(f"Sen: {', '.join(mine['hand']['last']['words'])}")
+    assert not board.errors, board.errors
+    context.close()

@@ -15,16 +15,16 @@ import threading
 from collections import Counter
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import connection
 
 from game import rows, services
-from game.engine.errors import EngineError
 from game.models import Match, MatchAction
 from games.kut.engine.match import MatchState
 from games.kut.engine.views import can_claim
 from games.okey.engine.tiles import NUM_TILES
 from tests.engine.test_properties import all_tiles
 from tests.game.conftest import session_cookie
+from tests.game.races import in_threads
 
 # The fixtures come from livestack as a plugin; its asserts are rewritten like a test's.
 pytest.register_assert_rewrite("tests.game.livestack")
@@ -283,28 +283,10 @@ def _unlocked_get(match_id):
 def _claim_in_threads(match_id: int, claimants) -> dict:
     """Both claims in two threads with their own connections and transactions, released
     together by a barrier."""
-    barrier = threading.Barrier(2)
-    outcome: dict = {}
-
-    def claim(seat):
-        try:
-            barrier.wait(timeout=10)
-            services.match_apply_action(match_id, seat, CLAIM, None)
-            outcome[seat] = None
-        except (services.ServiceError, EngineError) as exc:
-            outcome[seat] = exc.code
-        except IntegrityError:
-            outcome[seat] = "integrity_error"
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=claim, args=(s,)) for s in claimants]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert len(outcome) == 2, "a claim thread hung"
-    return outcome
+    return in_threads({
+        seat: (lambda s=seat: services.match_apply_action(match_id, s, CLAIM, None))
+        for seat in claimants
+    })  # fmt: skip
 
 
 def _thread_races(players, tag: str, check_log: bool, expect: str, patch=None) -> Counter:

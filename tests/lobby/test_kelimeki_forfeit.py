@@ -19,7 +19,7 @@ from lobby import services as lobby_services
 from lobby.models import KligRecord, RankingResult
 from lobby.ranking import leaver_barred_until
 from tests.lobby.conftest import client_for
-from tests.lobby.test_kelimeki_live import _live_match, kelimeki_playable  # noqa: F401
+from tests.lobby.test_kelimeki_live import _live_match, kelimeki_mail  # noqa: F401
 
 
 def _replayed(match: Match) -> dict:

@@ -76,8 +76,11 @@ SHORT = {"kut": {"tasks": 5}, "kdvli": {"hands": 3}, "king": {"length": 4}, "kas
 # across examples: every example deals the same seed), or a game's own quick way to the
 # end (Kelimeki: everyone passes, W-E2 — its AI takes a while per move).
 QUICK = {"kelimeki": lambda view: {"type": "pass"}}
-GAMES = [key for key in registry.GAMES  # the four-seat games (the toy game is two-seat)
-         if game_web.playable(key) and 4 in registry.get(key).seat_counts]
+GAMES = [
+    key
+    for key in registry.GAMES  # the four-seat games (the toy game is two-seat)
+    if game_web.playable(key) and 4 in registry.get(key).seat_counts
+]
 HUMANS = (0, 1, 2)
 EXAMPLES = int(os.environ.get("KUT_RATING_EXAMPLES", "12"))  # per game; CI: 5 games x 12
 _chosen: dict[tuple, dict] = {}

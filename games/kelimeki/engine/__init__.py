@@ -93,6 +93,7 @@ class Kelimeki:
     practice_tables = False
     ranked_by_level = False
     leaving_rules = False
+    guest_play = True  # W-X1: no login needed to play against the AI (game.guests)
     rating = KLIG  # P-9: k-lig (W-L2…W-L4); rewards and ranks: lobby.klig
 
     def options_for_seats(self, options: Mapping[str, Any], humans: list[bool]) -> dict:
@@ -108,7 +109,9 @@ class Kelimeki:
         return AI_MOVE_SECONDS if options.get("vs_ai") else LIVE_MOVE_SECONDS
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
-        """Options: ``vs_ai`` (bool) picks the move deadline (W-X3)."""
+        """Options: ``vs_ai`` (bool) picks the move deadline (W-X3).  (``test_bag``, the
+        bag cut short at the deal, is never a player's choice: only the platform's
+        browser-test mode adds it, ``services.match_create(test_options=...)``.)"""
         unknown = set(options) - {"vs_ai", "move_seconds"}
         if unknown:
             raise InputError(f"unknown options: {sorted(unknown)}")
@@ -134,6 +137,8 @@ class Kelimeki:
         for _ in range(seats):  # seat order from seat 0, 7 each from the top
             racks.append(bag[:RACK_SIZE])
             del bag[:RACK_SIZE]
+        if options.get("test_bag") is not None:  # browser tests only: a short game
+            del bag[options["test_bag"] :]
         starter = rng.randrange(seats)  # W-M1
         state = State(players=seats, corners=corners_for(seats), racks=racks, bag=bag,
                       turn=starter, starter=starter, secret=rng.getrandbits(64))  # fmt: skip

@@ -1,15 +1,15 @@
 // Kelimeki — the board in the browser (vanilla JS module, no build step; rules:
-// kelimeki.md, W-…).  One script for both modes of templates/game/kelimeki/table.html:
+// kelimeki.md, W-…) of templates/game/kelimeki/table.html.  Every game is a match of
+// the platform — a live one, a recorded one against the AI, or an unrecorded one at
+// /kelimeki/ (a guest's, issue 27): frames come over the match socket
+// ({type: "state", version, match, me, hand}, game/frames.py — after the first one,
+// what changed, which ../frames.js turns into that frame: issue 22) and moves go back as
+// {"type": "action", "action": {...}, "version": v}.  The AI moves in the background at
+// the site's pace: its word arrives as a frame of its own, and meanwhile its row shows
+// it "thinking" (issue 29).  The page at /kelimeki/ without a game has no match (the
+// start form only): no socket then.
 //
-// * "live": a match of the platform; frames come over the match socket
-//   ({type: "state", version, match, me, hand}, game/frames.py — after the first one,
-//   what changed, which ../frames.js turns into that frame: issue 22) and moves go back as
-//   {"type": "action", "action": {...}, "version": v};
-// * "solo": against the AI without an account (game/kelimeki_solo.py); the same frames
-//   come back from a JSON POST.
-//
-// Every frame goes through onFrame() (the one place that accepts frames); the transports
-// only deliver them.  The server is the authority: tentative tiles (before Oyna) live here
+// Every frame goes through onFrame() (the one place that accepts frames).  The server is the authority: tentative tiles (before Oyna) live here
 // only and are never sent to anyone but the preview endpoint of this seat (W-T5, W-M7).
 // Every word shown comes from #kk-strings.
 
@@ -18,7 +18,6 @@ import { toaster } from "../toast.js";
 
 const root = document.getElementById("kk");
 const T = JSON.parse(document.getElementById("kk-strings").textContent);
-const MODE = root.dataset.mode;
 const SIZE = 15; // W-B1
 const POINTS = { A: 1, B: 3, C: 4, Ç: 4, D: 3, E: 1, F: 7, G: 5, Ğ: 8, H: 5, I: 2, İ: 1, J: 10, K: 1, L: 1, M: 2, N: 1, O: 2, Ö: 7, P: 5, R: 1, S: 2, Ş: 4, T: 1, U: 2, Ü: 3, V: 7, Y: 3, Z: 4, "*": 0 }; // W-T2
 const LETTERS = Array.from(T.letters); // W-T1
@@ -31,7 +30,7 @@ const toast = toaster(root, "kk");
 const S = { version: -1, match: null, hand: null, me: null };
 // The player's own table: the rack's order (Karıştır, W-T6), the tentative tiles, the
 // selected tile, the exchange choice.  Items: {id, tile}.
-const UI = { order: [], nextId: 1, tent: [], selected: null, exchange: null, focus: 112, dir: "row", previewSeq: 0, overlayClosed: false, jokerAt: null };
+const UI = { order: [], nextId: 1, tent: [], selected: null, exchange: null, focus: 112, dir: "row", previewSeq: 0, overlayClosed: false, jokerAt: null, log: [] };
 
 // --- helpers ---------------------------------------------------------------------------------
 
@@ -56,10 +55,15 @@ function setStatus(text) {
   $(".kk-status").textContent = text || "";
 }
 
+function isAi(seat) {
+  const s = S.match && S.match.seats[seat];
+  return Boolean(s && s.bot && !s.user_id);
+}
+
 function seatName(seat) {
   if (seat === S.me) return T.you;
   const s = S.match && S.match.seats[seat];
-  if (s && s.bot && !s.user_id) {
+  if (isAi(seat)) {
     const level = T.levels[s.bot] || s.bot;
     return S.hand && S.hand.players > 2 ? fmt(T.ai_name_n, { n: seat, level }) : fmt(T.ai_name, { level });
   }
@@ -79,7 +83,7 @@ function errorText(code, fallback) {
   return (T.errors && T.errors[code]) || fallback || T.errors.bad_action;
 }
 
-// --- transports --------------------------------------------------------------------------------
+// --- the match socket -------------------------------------------------------------------------
 
 function postJson(url, body) {
   return fetch(url, {
@@ -88,34 +92,6 @@ function postJson(url, body) {
     headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf },
     body: JSON.stringify(body),
   }).then((r) => r.json());
-}
-
-function soloTransport() {
-  return {
-    start() {
-      const el = document.getElementById("kk-frame");
-      const frame = el ? JSON.parse(el.textContent) : null;
-      if (frame) onFrame(frame);
-    },
-    act(action) {
-      if (busy()) return;
-      root.dataset.busy = "1";
-      render();
-      postJson(root.dataset.actionUrl, { action, version: S.version })
-        .then((msg) => (msg.type === "state" ? onFrame(msg) : onError(msg)))
-        .catch(() => onError({ code: "", message: T.network }))
-        .finally(() => {
-          root.dataset.busy = "0";
-          render();
-        });
-    },
-    sync() {
-      fetch(root.dataset.stateUrl, { credentials: "same-origin" })
-        .then((r) => r.json())
-        .then((msg) => msg.type === "state" && onFrame(msg))
-        .catch(() => {});
-    },
-  };
 }
 
 // The match socket: ../match-socket.js owns connecting, back-off, close codes, ping, sync
@@ -148,7 +124,7 @@ function liveTransport() {
   };
 }
 
-const transport = MODE === "solo" ? soloTransport() : liveTransport();
+const transport = root.dataset.match ? liveTransport() : null; // no game yet: the start form only
 
 // The one place where frames are accepted (socket or HTTP alike).
 function onFrame(msg) {
@@ -160,11 +136,23 @@ function onFrame(msg) {
   S.me = msg.me;
   if (msg.match && typeof msg.match.server_time === "number") S.clockOffset = msg.match.server_time - Date.now();
   root.dataset.busy = "0";
-  if (gap && MODE === "live") transport.sync();
+  if (gap) transport.sync();
+  remember(msg);
   reconcile();
   document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg })); // the page's other scripts
   render();
   schedulePreview();
+}
+
+// The last moves, as their frames came (each frame's hand.last; a snapshot gives the
+// latest one): the player sees their word scored, then the AI's (issue 29).
+function remember(msg) {
+  const last = msg.hand && msg.hand.last;
+  if (!last || UI.log.some((e) => e.version === msg.version)) return;
+  const key = JSON.stringify(last);
+  if (UI.log.length && JSON.stringify(UI.log[UI.log.length - 1].ev) === key) return; // a presence frame
+  UI.log.push({ version: msg.version, ev: last });
+  UI.log.splice(0, UI.log.length - 4);
 }
 
 function onError(msg) {
@@ -177,7 +165,7 @@ function onError(msg) {
 }
 
 function act(action) {
-  if (S.me === null || S.me === undefined) return;
+  if (S.me === null || S.me === undefined || !transport) return;
   transport.act(action);
 }
 
@@ -298,11 +286,19 @@ function runPreview() {
   postJson(root.dataset.previewUrl, { placements: placements() })
     .then((res) => {
       if (seq !== UI.previewSeq || key !== JSON.stringify(placements())) return;
-      showPreview(res);
+      if (res.type === "error") showPreviewError(res); // e.g. too many previews (issue 27)
+      else showPreview(res);
     })
     .catch(() => {
       if (seq === UI.previewSeq) root.dataset.preview = "";
     });
+}
+
+function showPreviewError(res) {
+  const box = $(".kk-preview");
+  root.dataset.preview = "error";
+  box.className = "kk-preview";
+  box.innerHTML = `<p>${esc(errorText(res.code, res.message))}</p>`;
 }
 
 function showPreview(res) {
@@ -458,9 +454,11 @@ function renderScores() {
     .map((score, s) => {
       const turn = h.turn === s;
       const out = h.forfeited[s] ? ` <em>(${esc(T.forfeited)})</em>` : "";
+      // issue 29: the AI to move "thinks" until its word arrives as a frame of its own
+      const thinking = turn && isAi(s) ? ` <span class="kk-thinking" data-testid="kk-thinking"><span class="kk-dots" aria-hidden="true"><i></i><i></i><i></i></span> ${esc(T.thinking)}</span>` : "";
       return `<li class="kk-score seat${s}${turn ? " is-turn" : ""}" data-seat="${s}" aria-label="${esc(fmt(T.score_of, { name: seatName(s), n: score }))}${turn ? ", " + esc(T.to_move) : ""}">` +
         `<span class="kk-swatch" aria-hidden="true">${T.seat_marks[s]}</span>` +
-        `<span class="kk-name">${esc(seatName(s))}${out}</span>` +
+        `<span class="kk-name">${esc(seatName(s))}${out}${thinking}</span>` +
         `<span class="kk-count">${esc(fmt(T.tiles_in_rack, { n: h.rack_counts[s] }))}</span>` +
         `<strong class="kk-points" data-score="${score}">${score}</strong></li>`;
     })
@@ -523,7 +521,7 @@ function renderClock() {
   const clock = $(".kk-clock");
   const h = S.hand;
   const deadline = S.match && S.match.deadline;
-  if (MODE !== "live" || !h || h.over || h.turn === null || !deadline) {
+  if (!h || h.over || h.turn === null || !deadline) {
     clock.hidden = true;
     return;
   }
@@ -565,8 +563,7 @@ function logLine(ev) {
 }
 
 function renderLog() {
-  const events = (S.match && S.match.log) || (S.hand.last ? [S.hand.last] : []);
-  const html = events.slice(-4).reverse().map((ev) => `<li>${esc(logLine(ev))}</li>`).join("");
+  const html = UI.log.slice().reverse().map((e) => `<li>${esc(logLine(e.ev))}</li>`).join("");
   const list = $(".kk-log");
   if (list.dataset.html !== html) {
     list.innerHTML = html;
@@ -618,7 +615,7 @@ function renderOverlay() {
 // the view; once recorded (a page opened after the end), the rewards, total and seal.
 function kligLine() {
   const h = S.hand;
-  if (MODE !== "live" || S.me === null || S.me === undefined || !h.klig) return "";
+  if (S.me === null || S.me === undefined || !h.klig || (S.match && S.match.kind === "guest")) return "";
   const after = T.klig_after;
   const n = after ? after.points : h.klig[S.me];
   const parts = [fmt(T.klig_change, { n: n > 0 ? `+${n}` : String(n).replace("-", "−") })];
@@ -881,4 +878,4 @@ buildBoard();
 buildJokerPicker();
 const newDialog = $(".kk-new-dialog");
 if (newDialog && newDialog.dataset.open === "1") newDialog.showModal();
-transport.start();
+if (transport) transport.start();
