@@ -60,6 +60,7 @@ def user_request_allowed(user_id: int | str) -> bool:
 
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
+    game: str | None = None  # the match's game (its key), once connected
     seat: int | None = None
     topic: str | None = None
     counted = False  # this socket counts against the user's limit (kut_site.sockets)
@@ -169,6 +170,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return None
         # a user's seat, else (an unrecorded game) the seat of the session's guest token
         seat = guests.seat_for(match, user, self.scope.get("session"))
+        self.game = match.game  # its own error messages (game.messages.message_for)
         return seat, not self.guest and services.may_view(match, user)
 
     @database_sync_to_async
@@ -195,7 +197,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, code: str, version=None):
         await self.send(text_data=json.dumps(
-            {"type": "error", "code": code, "message": message_for(code), "version": version},
+            {"type": "error", "code": code, "message": message_for(code, self.game),
+             "version": version},
             ensure_ascii=False,
         ))  # fmt: skip
 

@@ -52,6 +52,10 @@ class GameWeb:
         """Every text the table's script shows, in the request's language."""
         return {}
 
+    def error_messages(self) -> dict:
+        """The player's message for each of the game's own rule codes (``message_for``)."""
+        return {}
+
     def replay_strings(self) -> dict:
         """Every text the replay script shows."""
         return {}

@@ -7,11 +7,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from game.web import GameWeb
-from games.okey.strings import okey_replay_strings, tile_table_errors, tile_table_strings
+from games.okey.strings import (
+    okey_errors,
+    okey_replay_strings,
+    tile_table_errors,
+    tile_table_strings,
+)
 
 
-def _errors() -> dict:
-    """The platform's messages, with Kastet's own codes (games/kastet/engine/rules.py)."""
+def _own_errors() -> dict:
+    """The okey family's shared rule codes, with Kastet's own codes (games/kastet/engine/rules.py)."""
     own = {
         "already_laid": _("You have laid this turn: press Pass."),
         "rack_full": _("A rack holds at most 22 tiles: lay or press Pass."),
@@ -29,7 +34,11 @@ def _errors() -> dict:
         "nothing_to_undo": _("There is nothing to undo this turn."),
         "unknown_tile": _("There is no such tile."),
     }
-    return tile_table_errors(own)
+    return {**okey_errors(), **own}
+
+
+def _errors() -> dict:
+    return tile_table_errors(_own_errors())
 
 
 def kastet_strings() -> dict:
@@ -73,6 +82,9 @@ class KastetWeb(GameWeb):
 
     def replay_strings(self) -> dict:
         return okey_replay_strings()
+
+    def error_messages(self) -> dict:
+        return _own_errors()
 
     def replay_context(self, match) -> dict:
         return {"groups": True}

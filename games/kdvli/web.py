@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from game.web import GameWeb
 from games.okey.strings import (
+    okey_errors,
     okey_replay_strings,
     tile_deal_description,
     tile_table_errors,
@@ -16,8 +17,8 @@ from games.okey.strings import (
 )
 
 
-def _errors() -> dict:
-    """The platform's messages, with KDVli's own codes (games/kdvli/engine/hand.py)."""
+def _own_errors() -> dict:
+    """The okey family's shared rule codes, with KDVli's own codes (games/kdvli/engine/hand.py)."""
     own = {
         "first_turn_no_take": _("The starter takes no tile on the first turn: discard or finish."),
         "no_indicator_tile": _("You do not hold the other copy of the indicator."),
@@ -30,7 +31,11 @@ def _errors() -> dict:
         ),
         "hand_not_over": _("The hand is still being played."),
     }
-    return tile_table_errors(own)
+    return {**okey_errors(), **own}
+
+
+def _errors() -> dict:
+    return tile_table_errors(_own_errors())
 
 
 def kdvli_strings() -> dict:
@@ -89,6 +94,9 @@ class KdvliWeb(GameWeb):
 
     def replay_strings(self) -> dict:
         return okey_replay_strings()
+
+    def error_messages(self) -> dict:
+        return _own_errors()
 
     def deal_description(self, order: list[str]) -> tuple[str, str] | None:
         return tile_deal_description(order)  # P-2 (K-D1, V-D1)

@@ -204,6 +204,9 @@ class KelimekiWeb(GameWeb):
             strings["klig_after"] = klig_after(match, user)  # the end card (W-L1…W-L7)
         return strings
 
+    def error_messages(self) -> dict:
+        return kelimeki_strings()["errors"]
+
     def replay_strings(self) -> dict:
         return kelimeki_replay_strings()
 

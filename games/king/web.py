@@ -180,6 +180,9 @@ class KingWeb(GameWeb):
     def table_strings(self, match, user) -> dict:
         return king_strings()
 
+    def error_messages(self) -> dict:
+        return king_strings()["errors"]
+
     def replay_strings(self) -> dict:
         return king_replay_strings()
 

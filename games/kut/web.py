@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
-from game.messages import MESSAGES
 from game.web import GameWeb
 from games.kut.engine.tasks import TASK_LISTS, is_finish, is_pairs
 from games.okey.engine.groups import KUT, PAIR, RUN
-from games.okey.strings import okey_replay_strings, tile_deal_description, tile_table_strings
+from games.okey.strings import (
+    okey_errors,
+    okey_replay_strings,
+    tile_deal_description,
+    tile_table_errors,
+    tile_table_strings,
+)
 
 
 def task_text(task: tuple) -> str:
@@ -83,7 +88,7 @@ def table_strings() -> dict:
         "replaced_note": _("This table is open in another tab."),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
-        "errors": {code: str(text) for code, text in MESSAGES.items()},
+        "errors": {**tile_table_errors({}), **{code: str(text) for code, text in ERRORS.items()}},
         **feel_strings(),
     }
 
@@ -108,6 +113,44 @@ def feel_strings() -> dict:
 
 
 REASONS = ("finish", "not_opened", "tiles", "okeys", "penalties")  # kut.md section 9
+
+# KÜT's rule codes (games/kut/engine/transitions.py and the trial hand's script)
+ERRORS = {
+    "first_turn_no_take": gettext_lazy(
+        "No tile is taken on the first turn: open your task if it is ready, then discard."
+    ),
+    "must_draw": gettext_lazy("This turn you must draw from the centre."),
+    "claim_not_open": gettext_lazy("There is no tile to claim right now."),
+    "claim_own_turn": gettext_lazy("You cannot claim the thrown tile on your own turn."),
+    "own_discard": gettext_lazy("You cannot claim your own discard."),
+    "too_many_tiles": gettext_lazy("To claim, your rack may hold at most 29 tiles."),
+    "already_opened": gettext_lazy("You have already opened this hand."),
+    "not_opened": gettext_lazy("Open your task first."),
+    "opened_this_turn": gettext_lazy("In the turn you open you cannot lay off or open new groups."),
+    "task_mismatch": gettext_lazy(
+        "Your arrangement does not match the task. Set your groups apart with separators."
+    ),
+    "invalid_group": gettext_lazy("That is not a valid run, küt or pair."),
+    "finish_incomplete": gettext_lazy(
+        "To finish from hand, every tile but the one you discard must be in runs or küts."
+    ),
+    "no_opening_in_finish": gettext_lazy("Nobody opens in this hand; you must finish from hand."),
+    "rack_would_be_empty": gettext_lazy("Always keep one tile to discard."),
+    "no_such_group": gettext_lazy("There is no such group on the table."),
+    "cannot_lay_off": gettext_lazy("That tile cannot be laid off on that group."),
+    "end_required": gettext_lazy("Choose which end of the run gets the okey."),
+    "lay_off_limit": gettext_lazy("At most two tiles can be added to each end of a run per turn."),
+    "pair_cannot_grow": gettext_lazy("A pair cannot grow; only the okey exchange is allowed."),
+    "pairs_not_allowed": gettext_lazy(
+        "New pairs can be opened only in the pairs hand, by a player who opened with pairs."
+    ),
+    "nothing_to_lay_off": gettext_lazy("There is no tile to lay off."),
+    "no_groups": gettext_lazy("There are no ready groups on your rack."),
+    "bad_layout": gettext_lazy("That rack layout is not valid."),
+    "trial_lay_off_first": gettext_lazy(
+        "First lay off the black 7 on your küt, then discard a tile."
+    ),
+}
 
 
 class KutWeb(GameWeb):
@@ -142,6 +185,9 @@ class KutWeb(GameWeb):
         return _("task {t}: {task}").format(
             t=task_no, task=task_text(TASK_LISTS[tasks][task_no - 1])
         )
+
+    def error_messages(self) -> dict:
+        return {**okey_errors(), **ERRORS}
 
     def record_context(self, match, record: dict) -> dict:
         """Each hand's rows with the reasons of each seat's score (K-S1…K-S6) and who

@@ -13,14 +13,24 @@ from game.messages import MESSAGES
 from games.okey.engine.tiles import NUM_TILES
 
 
-def tile_table_errors(own: dict) -> dict:
-    """The platform's messages, the tile tables' shared codes and the game's ``own``."""
+def okey_errors() -> dict:
+    """The rule codes the okey family's engines share (taking, the rack, the deck)."""
     return {
-        **{code: str(text) for code, text in MESSAGES.items()},
+        "already_taken": _("You have already taken a tile this turn."),
+        "must_take_first": _("Take a tile first."),
+        "no_thrown_tile": _("No tile has been thrown to you."),
+        "deck_empty": _("The deck is empty."),
+        "tile_not_in_rack": _("That tile is not in your rack."),
+        "nothing_to_undo": _("There is no move to undo."),
         "bad_layout": _("That rack layout does not hold exactly your tiles."),
         "match_over": _("The match is over."),
-        **own,
     }
+
+
+def tile_table_errors(own: dict) -> dict:
+    """The platform's messages, the okey family's shared codes and the game's ``own``
+    (what the table's script shows for an error code)."""
+    return {**{code: str(text) for code, text in MESSAGES.items()}, **okey_errors(), **own}
 
 
 def tile_table_strings() -> dict:

@@ -200,7 +200,7 @@ def test_a_kut_table_from_the_portal_dialog_filled_with_bots_and_played(
     expect(start.locator("input[name=fill_with_bots]")).to_be_checked()
     start_and_follow_the_socket_first(page, start.get_by_role("button", name="Oyunu başlat"))
     match = Match.objects.get(pk=int(re.search(r"/match/(\d+)/", page.url).group(1)))
-    assert match.game == "kut" and match.tasks == 5 and not match.rated
+    assert match.game == "kut" and match.options["tasks"] == 5 and not match.rated
     assert [s.bot_level for s in match.seats.order_by("seat")] == ["", "normal", "normal", "normal"]
     expect(page.locator("#kt")).to_have_attribute("data-version", re.compile(r"^\d+$"))
     table.wait_ready()

@@ -114,7 +114,7 @@ def test_rematch_invitation_declined_on_the_table(live_site, browser: Browser, s
     expect(card.locator(".kx-answers")).to_contain_text("Lale: henüz yanıt vermedi")
     invite = guest_page.locator(".kx-rematch")
     expect(invite).to_have_attribute("data-state", "invited")
-    expect(invite).to_contain_text("Kaan seni 8 görevlik bir rövanşa davet ediyor.")
+    expect(invite).to_contain_text("Kaan seni rövanşa davet ediyor (8 görev).")
     shot(guest_page, "rematch-invitation")
     invite.get_by_role("button", name="Reddet").click()
     # the last answer starts the rematch: the host's table moves to it, a bot sits for Lale
