@@ -274,7 +274,7 @@ def test_full_match_against_three_bots(live_site, browser: Browser):
     page.wait_for_url(re.compile(r"/match/\d+/$"))
     match_id = int(re.search(r"/match/(\d+)/", page.url).group(1))
     match = Match.objects.get(pk=match_id)
-    assert not match.rated and match.tasks == 5 and match.deadline is None
+    assert not match.rated and match.options["tasks"] == 5 and match.deadline is None
     assert [s.bot_level for s in match.seats.order_by("seat")] == ["", "normal", "normal", "normal"]
     table.wait_ready()
 

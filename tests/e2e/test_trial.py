@@ -121,7 +121,7 @@ def test_rematch_invitation_declined_on_the_table(live_site, browser: Browser, s
     host_page.wait_for_url(re.compile(rf"/match/(?!{old.pk}/)\d+/$"), timeout=TURN_TIMEOUT)
     new = Match.objects.get(rematch_of=old)
     assert host_page.url.endswith(f"/match/{new.pk}/")
-    assert (new.tasks, new.rated) == (8, True)
+    assert (new.options["tasks"], new.rated) == (8, True)
     assert [s.user_id for s in new.seats.order_by("seat")] == [host.pk, None, None, None]
     expect(invite).to_have_attribute("data-state", "started")
     expect(invite).to_contain_text("Rövanşı reddettin")
