@@ -176,7 +176,7 @@ def test_a_rated_four_hand_king_match_against_three_bots(live_site, browser: Bro
     # Rematch (G-X5) through the existing endpoints: the host chooses 8 hands; only bots
     # to ask, so it starts at once and the table moves on to it.
     rematch = page.locator(".kx-rematch")
-    expect(rematch).to_contain_text("El sayısını seç")
+    expect(rematch).to_contain_text("Aynı oyuncularla yeniden oynamak ister misin?")
     rematch.get_by_role("button", name="8 el").click()
     expect(page).not_to_have_url(re.compile(rf"/match/{match.pk}/$"), timeout=TIMEOUT)
     new = Match.objects.get(rematch_of=match)
