@@ -17,17 +17,7 @@ from accounts.models import ModerationLog
 from game import services
 from game.engine import registry
 from game.models import HandResult, Match, MatchAction, MatchSeat
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from kut_site.admin_safety import ReadOnlyAdmin
 
 
 class MatchSeatInline(admin.TabularInline):

@@ -37,8 +37,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from game import seat_gate
+from game import events, seat_gate, services
 from game.engine import registry
+from game.errors import ServiceError
 from game.models import Match, MatchSeat
 
 
@@ -58,9 +59,7 @@ def choices_for(game: str) -> tuple[str | None, tuple[int, ...]]:
 YES, NO = "yes", "no"
 
 
-def _error(code: str):
-    from game.services import ServiceError
-
+def _error(code: str) -> ServiceError:
     return ServiceError(code)
 
 
@@ -108,12 +107,8 @@ def _open_offer(match: Match) -> dict:
 
 
 def _after_commit(match_id: int) -> None:
-    def send():
-        from game import broadcast
-
-        broadcast.match_broadcast(match_id)
-
-    transaction.on_commit(send)
+    """Every seat sees the invitation change (its frame's ``match.rematch``)."""
+    events.after_commit(events.match_changed, match_id=match_id)
 
 
 def rematch_offer(match_id: int, user, choice: int | None, *,
@@ -200,8 +195,6 @@ def rematch_start(match_id: int, user, *, now: datetime | None = None) -> Match:
 
 def _start(match: Match, seats: list[MatchSeat], now: datetime) -> Match:
     """Create the rematch (inside the caller's transaction, the old match locked)."""
-    from game import services
-
     offer = match.rematch_offer
     answers = offer.get("answers") or {}
     users, levels = [], []

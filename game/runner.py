@@ -18,6 +18,9 @@ import threading
 from django.conf import settings
 from django.utils import timezone
 
+from game import services, tasks
+from game.models import Match
+
 log = logging.getLogger(__name__)
 _local = threading.local()
 
@@ -26,8 +29,6 @@ def kick(match_id: int) -> None:
     """After a commit: if a bot is due, schedule its move for ``Match.bot_due`` (the
     human-like ``KUT_BOT_DELAY_SECONDS``, or at once for an away seat, K-N7).  The task
     carries the version, so a late or doubled one does nothing."""
-    from game.models import Match
-
     match = Match.objects.filter(pk=match_id).values("bot_due", "version", "status").first()
     if not match or match["bot_due"] is None or match["status"] != Match.Status.PLAYING:
         return
@@ -42,14 +43,12 @@ def kick(match_id: int) -> None:
         # takes the move over when a client asks for the state (``adopt``); the sweep
         # plays it after BOT_GRACE if nobody does (no browser open).
         return
-    from game.tasks import match_bot_turn
-
     options = {}
     wait = (match["bot_due"] - timezone.now()).total_seconds()
     if wait > 0.05:
         options["countdown"] = wait
     try:
-        match_bot_turn.apply_async((match_id, match["version"]), **options)
+        tasks.match_bot_turn.apply_async((match_id, match["version"]), **options)
     except Exception:  # the broker is down: the beat sweep will pick the move up
         log.warning("could not schedule the bot move of match %s", match_id, exc_info=True)
 
@@ -62,12 +61,10 @@ def run_inline(match_id: int, limit: int = 5000) -> None:
         return
     _local.pending = {match_id}
     try:
-        from game.services import match_play_bot
-
         steps = 0
         while _local.pending and steps < limit:
             mid = _local.pending.pop()
-            while steps < limit and match_play_bot(mid):
+            while steps < limit and services.match_play_bot(mid):
                 steps += 1
     finally:
         _local.pending = None
@@ -95,15 +92,13 @@ def _later(match_id: int, version: int, wait: float) -> None:
 def _fire(match_id: int, version: int) -> None:
     from django.db import close_old_connections, connection
 
-    from game.services import ServiceError, match_play_bot
-
     with _timers_lock:
         if _timers.get(match_id) is threading.current_thread():
             del _timers[match_id]
     try:
         close_old_connections()
-        match_play_bot(match_id, version)
-    except ServiceError:  # the match is gone
+        services.match_play_bot(match_id, version)
+    except services.ServiceError:  # the match is gone
         pass
     except Exception:
         log.exception("the bot move of match %s failed", match_id)

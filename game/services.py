@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game import portal, rows, seat_gate, tutorial
+from game import events, portal, rows, seat_gate
 from game.engine import protocol, registry
 from game.engine.errors import EngineError
 from game.engine.fair import SeededRNG, new_seed
@@ -176,28 +176,10 @@ def _finish_hand_if_over(match: Match, spec, st, now: datetime) -> None:
         match.status = Match.Status.FINISHED
         match.finished_at = now
         match.deadline = None
-        transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
+        events.after_commit(events.match_finished, match_id=match.pk)
     else:
         match.status = Match.Status.BETWEEN
         match.deadline = now + timedelta(seconds=settings.KUT_NEXT_HAND_SECONDS)  # K-M4
-
-
-def _on_left(match_id: int, user_id: int) -> None:
-    """After a player left a running match: ``KUT_MATCH_LEFT_HOOKS`` (dotted paths, each
-    called with the match id and the user id) — a game's own leaving cost (P-9)."""
-    from django.utils.module_loading import import_string
-
-    for path in getattr(settings, "KUT_MATCH_LEFT_HOOKS", []):
-        import_string(path)(match_id, user_id)
-
-
-def _on_finished(match_id: int) -> None:
-    """After a match ends (finished or abandoned): call ``KUT_MATCH_FINISHED_HOOKS``
-    (dotted paths, each called with the match id) — ranking and history live there."""
-    from django.utils.module_loading import import_string
-
-    for path in getattr(settings, "KUT_MATCH_FINISHED_HOOKS", []):
-        import_string(path)(match_id)
 
 
 def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) -> None:
@@ -213,19 +195,10 @@ def _save(match: Match, spec, st, seats, now, turn_before, log: tuple | None) ->
         )  # fmt: skip
     _schedule(match, spec, st, seats, now, _turn_key(spec, st) != turn_before)
     rows.save_match(match, row)
-    mid = match.pk
-    transaction.on_commit(lambda: _after_commit(mid, match, seats, st))
-
-
-def _after_commit(match_id: int, match: Match | None = None, seats=None, ms=None) -> None:
-    """Broadcast and schedule bots.  ``match``, ``seats`` and ``ms`` are the row, its
-    seats and its state as this transaction committed them (read under the row lock:
-    nothing is read again or parsed again); without them they are reloaded."""
-    from game import broadcast, runner
-
-    broadcast.match_broadcast(match_id, match, seats, ms)
-    if match is None or match.bot_due is not None:  # kick() does nothing without a bot due
-        runner.kick(match_id)
+    # the row, its seats and its state as this transaction commits them (read under the
+    # row lock: the broadcast reads and parses nothing again)
+    events.after_commit(events.match_changed, match_id=match.pk, match=match, seats=seats,
+                        state=st)  # fmt: skip
 
 
 def hand_no_of(spec, st) -> int:
@@ -246,7 +219,7 @@ def _apply_timeout(match: Match, spec, st, seats, now) -> list:
         if played is not None:
             return played
     turn_before = _turn_key(spec, st)
-    events = spec.on_timeout(st, seat, _ts(now))
+    happened = spec.on_timeout(st, seat, _ts(now))
     ms_seat = seats[seat]
     if spec.away_after_timeout(st, seat) and not ms_seat.away and not ms_seat.bot_level:
         ms_seat.away = True  # K-N7: a bot plays the seat until the player acts again
@@ -257,7 +230,7 @@ def _apply_timeout(match: Match, spec, st, seats, now) -> list:
         match, spec, st, seats, now, turn_before,
         (seat, "timeout", {"type": "timeout"}, MatchAction.Actor.TIMER),
     )  # fmt: skip
-    return events
+    return happened
 
 
 def _locked(match_id: int) -> Match:
@@ -423,16 +396,16 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
         _check_seated(seats, seat, actor)
         spec = _spec(match)
         st = spec.from_dict(match.state)
-        events: list = []
+        happened: list = []
         if match.deadline is not None and now >= match.deadline:
-            events += _apply_timeout(match, spec, st, seats, now)  # the timer ran out first
+            happened += _apply_timeout(match, spec, st, seats, now)  # the timer ran out first
             if match.status != Match.Status.PLAYING:
                 raise ServiceError("match_not_running")
         turn_before = _turn_key(spec, st)
         try:
             if match.kind == Match.Kind.TRIAL and actor == MatchAction.Actor.HUMAN:
                 spec.tutorial.check_action(st, seat, action)  # K-X1: keep to the script
-            events += spec.apply(st, seat, action, _ts(now))
+            happened += spec.apply(st, seat, action, _ts(now))
         except EngineError as exc:
             error = exc
         if error is None:
@@ -444,13 +417,15 @@ def match_apply_action(match_id: int, seat: int, action: dict, expected_version:
                     s.save(update_fields=["away", "away_since"])
             _finish_hand_if_over(match, spec, st, now)
             if match.kind == Match.Kind.TRIAL:
-                tutorial.note_progress(match, st, seats)
+                if spec.tutorial.completed(st) and seats[spec.tutorial.human_seat].user_id:
+                    events.after_commit(events.tutorial_completed, game=match.game,
+                                        user_id=seats[spec.tutorial.human_seat].user_id)  # fmt: skip
             kind = action.get("type", "") if isinstance(action, dict) else ""
             _save(match, spec, st, seats, now, turn_before,
                   (seat, kind, spec.log_form(action), actor))  # fmt: skip
     if error is not None:
         raise error
-    return Outcome(match, events)
+    return Outcome(match, happened)
 
 
 def _check_seated(seats: list[MatchSeat], seat, actor: str) -> None:
@@ -472,7 +447,7 @@ def _apply_layout(match: Match, seat: int, action: dict, actor: str, seats=None)
     _check_seated(seats, seat, actor)
     spec = _spec(match)
     st = spec.from_dict(match.state)
-    events = spec.apply(st, seat, action, 0.0)  # an illegal layout raises: nothing is saved
+    happened = spec.apply(st, seat, action, 0.0)  # an illegal layout raises: nothing is saved
     match.state = spec.to_dict(st)
     own = seats[seat]
     own.layout_version += 1
@@ -482,14 +457,9 @@ def _apply_layout(match: Match, seat: int, action: dict, actor: str, seats=None)
         payload=spec.log_form(action), actor=actor,
     )  # fmt: skip
     rows.save_layout(match, own, row)
-    transaction.on_commit(lambda: _seat_only(match.pk, match, seats, st, seat))
-    return Outcome(match, events)
-
-
-def _seat_only(match_id: int, match: Match, seats, st, seat: int) -> None:
-    from game import broadcast
-
-    broadcast.seat_broadcast(match_id, match, seats, st, seat)
+    events.after_commit(events.seat_changed, match_id=match.pk, match=match, seats=seats,
+                        state=st, seat=seat)  # fmt: skip
+    return Outcome(match, happened)
 
 
 def match_back(match_id: int, seat: int) -> Outcome:
@@ -508,7 +478,7 @@ def match_back(match_id: int, seat: int) -> Outcome:
         s.away = False
         s.away_since = None
         s.save(update_fields=["away", "away_since"])
-        transaction.on_commit(lambda: _presence(match_id))
+        events.after_commit(events.presence_changed, match_id=match_id)
     return Outcome(match, [])
 
 
@@ -621,7 +591,7 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
     failed = isinstance(action, dict) and action.get("type") in SERVER_TYPES  # bot raised
     if not failed:
         try:
-            events = spec.apply(st, seat, action, _ts(now))
+            happened = spec.apply(st, seat, action, _ts(now))
         except EngineError:
             failed = True
     if failed:
@@ -631,11 +601,11 @@ def _bot_move(match: Match, spec, st, seats, botset: set[int], now: datetime,
             if seat is None:
                 return None
         action = {"type": "timeout"}
-        events = spec.on_timeout(st, seat, _ts(now))
+        happened = spec.on_timeout(st, seat, _ts(now))
     _finish_hand_if_over(match, spec, st, now)
     _save(match, spec, st, seats, now, turn_before,
           (seat, action["type"], action, MatchAction.Actor.BOT))  # fmt: skip
-    return events
+    return happened
 
 
 def _test_bot_rng(match: Match, spec, st, seat: int) -> random.Random | None:
@@ -672,7 +642,7 @@ def match_seat_connected(match_id: int, seat: int, connected: bool,
     else:
         updated = seats.update(connected=False, disconnected_at=_now(now))
     if updated:
-        transaction.on_commit(lambda: _presence(match_id))
+        events.after_commit(events.presence_changed, match_id=match_id)
 
 
 def match_seat_dropped(match_id: int, seat_no: int, now: datetime | None = None) -> bool:
@@ -698,7 +668,7 @@ def match_seat_dropped(match_id: int, seat_no: int, now: datetime | None = None)
             _schedule(match, spec, st, seats, now, False)
             match.save(update_fields=["bot_due"])
         mid = match.pk
-        transaction.on_commit(lambda: _after_commit(mid))
+        events.after_commit(events.match_changed, match_id=mid)
     return True
 
 
@@ -747,7 +717,7 @@ def match_seat_request(match_id: int, user, seat_no, now: datetime | None = None
         seat_gate.check(user, match.game, rated=match.rated, now=now)  # issue 27
         s.request_user, s.request_at = user, now
         s.save(update_fields=["request_user", "request_at"])
-        transaction.on_commit(lambda: _presence(match_id))
+        events.after_commit(events.presence_changed, match_id=match_id)
         return s
 
 
@@ -779,7 +749,7 @@ def match_seat_answer(match_id: int, host, seat_no, accept: bool,
         s.request_user, s.request_at = None, None
         if not accept:
             s.save(update_fields=["request_user", "request_at"])
-            transaction.on_commit(lambda: _presence(match_id))
+            events.after_commit(events.presence_changed, match_id=match_id)
             return s
         leave_rated_matches(newcomer, match.game, now)  # P-5: as a new match would
         s.left_user, s.left_user_at = s.user, s.left_at
@@ -794,12 +764,6 @@ def match_seat_answer(match_id: int, host, seat_no, accept: bool,
             (s.seat, "replace", {"type": "replace", "user": newcomer.pk}, MatchAction.Actor.SYSTEM),
         )  # fmt: skip
         return s
-
-
-def _presence(match_id: int) -> None:
-    from game import broadcast
-
-    broadcast.match_broadcast(match_id, presence=True)
 
 
 def match_leave(match_id: int, user, now: datetime | None = None,
@@ -819,9 +783,9 @@ def match_leave(match_id: int, user, now: datetime | None = None,
         seat.left_in_hand = hand_no_of(spec, st)
         seat.save(update_fields=["left", "left_at", "left_in_hand"])
         left_seat = seat.seat
-        transaction.on_commit(lambda: _close_seat(match_id, left_seat))
+        events.after_commit(events.seat_closed, match_id=match_id, seat=left_seat)
         if match.running:
-            transaction.on_commit(lambda: _on_left(match_id, user.pk))
+            events.after_commit(events.player_left, match_id=match_id, user_id=user.pk)
         seats = _seats(match)
         humans = [s for s in seats if s.human and not s.left]
         if not match.running:
@@ -836,7 +800,7 @@ def match_leave(match_id: int, user, now: datetime | None = None,
             match.status = Match.Status.ABANDONED
             match.finished_at = now
             match.deadline = None
-            transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
+            events.after_commit(events.match_finished, match_id=match.pk)
         _save(
             match, spec, st, seats, now, turn_before,
             (seat.seat, "leave", payload, MatchAction.Actor.SYSTEM),
@@ -858,12 +822,6 @@ def _forfeits(spec, st, seat: int, now: datetime) -> bool:
     return True
 
 
-def _close_seat(match_id: int, seat: int) -> None:
-    from game import broadcast
-
-    broadcast.seat_left(match_id, seat)
-
-
 def match_abort(match_id: int, now: datetime | None = None) -> None:
     """Admin: stop a running match; nothing is written to any ranking."""
     now = _now(now)
@@ -878,7 +836,7 @@ def match_abort(match_id: int, now: datetime | None = None) -> None:
         match.version += 1
         match.save()
         mid = match.pk
-        transaction.on_commit(lambda: _after_commit(mid))
+        events.after_commit(events.match_changed, match_id=mid)
 
 
 def abandon_reason(match: Match, seats: list[MatchSeat], now: datetime) -> str | None:
@@ -929,7 +887,7 @@ def match_close_abandoned(match_id: int, expected_version: int | None = None,
         match.status = Match.Status.ABANDONED
         match.finished_at = now
         match.deadline = None
-        transaction.on_commit(lambda mid=match.pk: _on_finished(mid))
+        events.after_commit(events.match_finished, match_id=match.pk)
         _save(
             match,
             spec,

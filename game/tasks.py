@@ -13,9 +13,12 @@ import logging
 from datetime import datetime, timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from game import guests, portal, services
+from game import move_mail as mail
 from game.models import Match, MatchAction, MatchSeat
 
 log = logging.getLogger(__name__)
@@ -31,11 +34,9 @@ BOT_GRACE = timedelta(seconds=2)
 def match_bot_turn(match_id: int, expected_version: int | None = None) -> bool:
     """One bot move (scheduled by ``game.runner.kick`` after each commit).  A redelivered
     or late copy carries an old version and does nothing."""
-    from game.services import ServiceError, match_play_bot
-
     try:
-        return match_play_bot(match_id, expected_version)
-    except ServiceError:  # the match is gone
+        return services.match_play_bot(match_id, expected_version)
+    except services.ServiceError:  # the match is gone
         return False
 
 
@@ -57,56 +58,39 @@ def sweep(now: datetime) -> int:
     time out (``services._apply_timeout``) —, finished hands their next deal (K-M4), bots
     whose move task is overdue by ``BOT_GRACE`` one move.  Returns how many changes were
     made."""
-    from game.services import match_expire_turn, match_next_hand, match_play_bot
-
     playing = Match.objects.filter(status=Match.Status.PLAYING)
     overdue = playing.filter(deadline__lte=now).order_by("deadline")
-    done = _each(overdue.values_list("pk", "version")[:BATCH], match_expire_turn, now, "timeout")
+    done = _each(
+        overdue.values_list("pk", "version")[:BATCH], services.match_expire_turn, now, "timeout"
+    )
     between = Match.objects.filter(status=Match.Status.BETWEEN, deadline__lte=now)
     rows = between.order_by("deadline").values_list("pk", "version")[:BATCH]
-    done += _each(rows, match_next_hand, now, "next hand")
+    done += _each(rows, services.match_next_hand, now, "next hand")
     done += drops(now)
     # evaluated now, after the timeouts above: the versions are the fresh ones
     due = playing.filter(bot_due__lte=now - BOT_GRACE).order_by("bot_due")
-    done += _each(due.values_list("pk", "version")[:BATCH], match_play_bot, now, "bot move")
+    done += _each(
+        due.values_list("pk", "version")[:BATCH], services.match_play_bot, now, "bot move"
+    )
     return done
-
-
-def _no_leaving_rules() -> list[str]:
-    """The games whose GAME says ``leaving_rules = False`` (Kelimeki, W-X3: closing the
-    page is not leaving; only its move deadline ends a player's game)."""
-    from game.engine import registry
-
-    out = []
-    for key in registry.GAMES:
-        try:
-            if not registry.get(key).leaving_rules:
-                out.append(key)
-        except ImportError:
-            continue
-    return out
 
 
 def drops(now: datetime) -> int:
     """P-13: a bot takes the turns of players whose socket has been gone for
     ``KUT_DROP_GRACE_SECONDS``; one who has not come back within
     ``KUT_AWAY_LEAVE_SECONDS`` has left the match (P-5)."""
-    from django.conf import settings
-
-    from game.services import match_drop_leave, match_seat_dropped
-
     gone = MatchSeat.objects.filter(
         match__status__in=[Match.Status.PLAYING, Match.Status.BETWEEN],
         connected=False, disconnected_at__isnull=False, left=False, user__isnull=False,
-    ).exclude(match__game__in=_no_leaving_rules())  # fmt: skip
+    ).exclude(match__game__in=portal.games_without_leaving_rules())  # fmt: skip
     grace = now - timedelta(seconds=settings.KUT_DROP_GRACE_SECONDS)
     limit = now - timedelta(seconds=settings.KUT_AWAY_LEAVE_SECONDS)
     # rows of (match id, seat) for _each's (pk, version) pairs
     left = gone.filter(disconnected_at__lte=limit).values_list("match_id", "seat")[:BATCH]
-    done = _each(list(left), match_drop_leave, now, "drop leave")
+    done = _each(list(left), services.match_drop_leave, now, "drop leave")
     dropped = gone.filter(disconnected_at__lte=grace, away=False, bot_level="")
     return done + _each(list(dropped.values_list("match_id", "seat")[:BATCH]),
-                        match_seat_dropped, now, "drop")  # fmt: skip
+                        services.match_seat_dropped, now, "drop")  # fmt: skip
 
 
 @shared_task(ignore_result=True)
@@ -119,10 +103,6 @@ def housekeeping(now: datetime) -> int:
     """Close running matches that nobody plays any more (``services.abandon_reason``:
     no human left, K-X3; or no human connected nor acting for
     ``KUT_ABANDON_AFTER_SECONDS``).  The service checks again under the row lock."""
-    from django.conf import settings
-
-    from game.services import match_close_abandoned
-
     cutoff = now - timedelta(seconds=settings.KUT_ABANDON_AFTER_SECONDS)
     running = Match.objects.filter(status__in=[Match.Status.PLAYING, Match.Status.BETWEEN])
     humans = MatchSeat.objects.filter(
@@ -140,7 +120,7 @@ def housekeeping(now: datetime) -> int:
         .filter(
             Q(has_human=False)
             | Q(has_connected=False, acted=False, created_at__lte=cutoff)
-            & ~Q(game__in=_no_leaving_rules())
+            & ~Q(game__in=portal.games_without_leaving_rules())
         )  # a correspondence game is never idle
         .order_by("pk")
     )
@@ -149,7 +129,7 @@ def housekeeping(now: datetime) -> int:
     def close(pk: int, version: int, now: datetime) -> str | None:
         # No version pin: bots may move such a match every second, and the reason is
         # checked again under the row lock (a closed match is not running: idempotent).
-        return match_close_abandoned(pk, None, now)
+        return services.match_close_abandoned(pk, None, now)
 
     return _each(rows, close, now, "housekeeping")
 
@@ -164,8 +144,6 @@ def match_housekeeping() -> int:
 def move_mail() -> int:
     """Beat, every minute: reminder and forfeit e-mails of long move clocks (Kelimeki,
     W-X3, W-L4; ``game.move_mail``)."""
-    from game import move_mail as mail
-
     return mail.run(timezone.now())
 
 
@@ -173,8 +151,6 @@ def move_mail() -> int:
 def guest_cleanup() -> int:
     """Beat, every hour (issue 27): unrecorded games without a move for 7 days (W-X3) are
     deleted and expired sessions cleared (``game.guests.cleanup``)."""
-    from game import guests
-
     deleted, _cleared = guests.cleanup(timezone.now())
     if deleted:
         log.info("deleted %s unrecorded games without a move for 7 days", deleted)

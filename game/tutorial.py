@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from accounts.models import User
+from game import services
 from game.engine import registry
+from game.models import Match, MatchSeat
 
 
 def tutorial_games() -> list[str]:
@@ -27,32 +30,17 @@ def tutorial_games() -> list[str]:
     return out
 
 
-def _done(user, game: str) -> None:
-    from accounts.models import User
-
+def mark_done(user_id: int, game: str) -> None:
+    """The guided hand of ``game`` is done for this player: it is no longer offered."""
     with transaction.atomic():
-        row = User.objects.select_for_update().filter(pk=user.pk).first()
+        row = User.objects.select_for_update().filter(pk=user_id).first()
         if row is not None and game not in (row.tutorials_done or []):
             row.tutorials_done = [*(row.tutorials_done or []), game]
             row.save(update_fields=["tutorials_done"])
-            user.tutorials_done = row.tutorials_done
-
-
-def note_progress(match, st, seats) -> None:
-    """After an accepted action of a tutorial match: once its player did everything it
-    asks, it is not offered again."""
-    tutorial = registry.get(match.game).tutorial
-    if tutorial is None or not tutorial.completed(st):
-        return
-    seat = seats[tutorial.human_seat]
-    if seat.user_id:
-        transaction.on_commit(lambda: _done(seat.user, match.game))
 
 
 def tutorial_running(user, game: str):
     """The user's tutorial match of ``game`` still being played, if any."""
-    from game.models import Match
-
     return (
         Match.objects.filter(
             game=game,
@@ -69,9 +57,6 @@ def tutorial_running(user, game: str):
 def tutorial_create(user, game: str):
     """Start ``game``'s guided first hand for ``user`` (or return the one running).
     Raises KeyError for a game without one."""
-    from game import services
-    from game.models import Match
-
     tutorial = registry.get(game).tutorial
     if tutorial is None:
         raise KeyError(game)
@@ -97,9 +82,8 @@ def tutorial_create(user, game: str):
 def tutorial_skip(user, game: str) -> None:
     """The player skips (or ends) the guided hand: it is not offered again; a running
     tutorial match is left (it closes: no human is left at it)."""
-    from game import services
-
-    _done(user, game)
+    mark_done(user.pk, game)
+    user.tutorials_done = [*(getattr(user, "tutorials_done", None) or []), game]
     running = tutorial_running(user, game)
     if running is not None:
         try:
@@ -116,8 +100,6 @@ def tutorial_offer_due(user, game: str) -> bool:
         return False
     if game in (getattr(user, "tutorials_done", None) or []):
         return False
-    from game.models import Match, MatchSeat
-
     played = MatchSeat.objects.filter(user=user, match__game=game, match__kind=Match.Kind.NORMAL)
     return not played.exists()
 

@@ -96,6 +96,17 @@ class GameWeb:
         describing it for the verify page; else None (also for a game with no commitment)."""
         return None
 
+    def links(self) -> list[tuple[str, str]]:
+        """The game's own pages a player looks for beside its lobby and on their profile,
+        ``(label, url)`` each (Kelimeki's *Skor Kartı*)."""
+        return []
+
+    def page_notices(self, user) -> list[tuple[str, str]]:
+        """Notices for a logged-in player, shown once on the next page they open (a
+        Django message each: ``(text, tags)``; Kelimeki's k-lig celebrations, W-L8).
+        Called on every page of a logged-in player: keep it to one indexed query."""
+        return []
+
     def badges(self, user_ids: list[int]) -> dict[int, str]:
         """A short mark per player on the game's leaderboard (Kelimeki's k-lig seal)."""
         return {}

@@ -59,3 +59,16 @@ def protect(site) -> None:
 
         model_admin.lookup_allowed = lookup_allowed
         model_admin._kut_protected = True
+
+
+class ReadOnlyAdmin(ModelAdmin):
+    """An admin that shows rows and changes none (the services and the rules write them)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -98,3 +98,30 @@ class SecurityHeadersMiddleware:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
+
+
+class PageNoticesMiddleware:
+    """Each game's notices for a logged-in player, shown once on the next page they open
+    (``GameWeb.page_notices``, e.g. Kelimeki's k-lig celebrations, W-L8): Django messages,
+    only for a plain GET of an HTML page (never a socket, a static file or htmx)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if (request.method == "GET" and user is not None and user.is_authenticated
+                and not request.headers.get("HX-Request")
+                and "text/html" in request.headers.get("Accept", "text/html")):  # fmt: skip
+            from django.contrib import messages
+
+            from game.engine import registry
+            from game.web import web
+
+            for key in registry.GAMES:
+                try:
+                    for text, tags in web(key).page_notices(user):
+                        messages.success(request, text, extra_tags=tags)
+                except Exception:  # never break a page for a notice
+                    log.exception("page notices of %s for user %s failed", key, user.pk)
+        return self.get_response(request)

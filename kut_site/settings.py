@@ -129,7 +129,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "lobby.klig.CelebrationMiddleware",  # W-L8: a new 100 k-lig points, shown once
+    "kut_site.middleware.PageNoticesMiddleware",  # each game's notices (k-lig's W-L8)
     "accounts.middleware.BannedUserMiddleware",  # logs banned players out
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -427,10 +427,6 @@ KUT_TEST_SEEDS = DEBUG and env_bool("KUT_TEST_SEEDS", False)
 # Housekeeping closes a running match as abandoned when no human is connected and none
 # has acted for this long (a table with no human left at all closes at once, K-X3).
 KUT_ABANDON_AFTER_SECONDS = env_int("KUT_ABANDON_AFTER_SECONDS", 30 * 60)
-# Called with a match id when a match finishes (ranking, history).
-# lobby.klig after lobby.ranking: Kelimeki's k-lig rewards on what the ranking wrote.
-KUT_MATCH_FINISHED_HOOKS: list[str] = ["lobby.ranking.match_finished", "lobby.klig.match_finished"]
-KUT_MATCH_LEFT_HOOKS: list[str] = ["lobby.ranking.match_left", "lobby.klig.match_left"]  # P-9
 # P-11 for the seat gate (game.seat_gate): until when a user may not take a rated seat
 # (called with the user, the game and now; the ranking knows the leaves).
 KUT_LEAVER_BAR = "lobby.ranking.leaver_barred_until"

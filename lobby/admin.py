@@ -7,9 +7,8 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from kut_site.admin_safety import ReadOnlyAdmin
 from lobby.models import (
-    KligEntry,
-    KligRecord,
     Ranking,
     RankingResult,
     Table,
@@ -17,17 +16,6 @@ from lobby.models import (
     TableSeat,
 )
 from lobby.services import LobbyError, table_close
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class TableSeatInline(admin.TabularInline):
@@ -100,17 +88,3 @@ class RankingResultAdmin(ReadOnlyAdmin):
     list_display = ("match", "user", "seat", "outcome", "points", "left", "created_at")
     list_filter = ("outcome", "left", "game")
     search_fields = ("user__username", "match__id")
-
-
-@admin.register(KligRecord)
-class KligRecordAdmin(ReadOnlyAdmin):
-    """Kelimeki's k-lig records (W-L5…W-L8), read-only: only ``lobby.klig`` writes them."""
-
-    list_display = ("user", "total", "kozmik", "celebrated", "updated_at")
-    search_fields = ("user__username",)
-
-
-@admin.register(KligEntry)
-class KligEntryAdmin(ReadOnlyAdmin):
-    list_display = ("match", "user", "points", "rewards", "total_after", "created_at")
-    search_fields = ("user__username",)

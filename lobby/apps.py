@@ -9,6 +9,10 @@ class LobbyConfig(AppConfig):
 
     def ready(self):
         from accounts.signals import user_banned
-        from lobby.receivers import on_user_banned
+        from game import events
+        from lobby import receivers
 
-        user_banned.connect(on_user_banned, dispatch_uid="lobby.on_user_banned")
+        user_banned.connect(receivers.on_user_banned, dispatch_uid="lobby.on_user_banned")
+        events.match_finished.connect(receivers.on_match_finished,
+                                      dispatch_uid="lobby.on_match_finished")  # fmt: skip
+        events.player_left.connect(receivers.on_player_left, dispatch_uid="lobby.on_player_left")

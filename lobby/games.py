@@ -41,6 +41,7 @@ class GameCard:
     practice_tables: bool = True  # P-3 (protocol hint; Kelimeki: none, W-X5)
     ranked_by_level: bool = True  # P-7 (protocol hint; Kelimeki's k-lig: one table, W-L1)
     own_clock: bool = False  # a game's own move clock (Kelimeki's W-X3)
+    links: list = field(default_factory=list)  # the game's own pages (label, url)
     online: int = 0
     open_tables: int = 0
     extra: dict = field(default_factory=dict)
@@ -76,6 +77,7 @@ def game_card(key: str) -> GameCard | None:
     card.practice_tables = spec.practice_tables
     card.ranked_by_level = spec.ranked_by_level
     card.own_clock = spec.move_seconds_for is not None
+    card.links = parts.links()
     return card
 
 

@@ -1,8 +1,8 @@
 """Ranking of rated matches (P-3, P-4, P-5, P-9) and the habitual-leaver bar.
 
-Two hooks write ratings: ``match_left(match_id, user_id)`` (``KUT_MATCH_LEFT_HOOKS``,
+Two receivers write ratings: ``match_left(match_id, user_id)`` (``game.events.player_left``,
 after a leave is committed) and ``match_finished(match_id)``
-(``KUT_MATCH_FINISHED_HOOKS``, after a match finished or was abandoned).  Both take the
+(``game.events.match_finished``, after a match finished or was abandoned).  Both take the
 match's row lock and go through **one place**, issue 27: :func:`outcomes_of` decides
 what each player of the match is written — from the match as it stands: its seats, its
 log of leaves and replacements, its end — and :func:`_write` writes one player's row
@@ -84,6 +84,7 @@ from game import portal
 from game.engine import registry
 from game.engine.protocol import places_of
 from game.models import HandResult, Match, MatchAction, MatchSeat
+from lobby import signals
 from lobby.models import RankedMatch, Ranking, RankingResult
 
 log = logging.getLogger(__name__)
@@ -376,12 +377,15 @@ def _write_all(match: Match, outcomes: list[SeatOutcome]) -> list[SeatOutcome]:
 
 
 def match_finished(match_id: int) -> None:
-    """``KUT_MATCH_FINISHED_HOOKS`` entry: rank a rated match once.  Never raises (the
-    match is already over; a failure is logged and ``match_rank`` can be re-run)."""
+    """After a match ended (``game.events.match_finished``): rank a rated match once, then
+    tell the games that keep more on top (``lobby.signals.ranking_written``).  Never
+    raises (the match is already over; a failure is logged and ``match_rank`` can be
+    re-run)."""
     try:
         match_rank(match_id)
     except Exception:
         log.exception("ranking match %s failed", match_id)
+    signals.ranking_written.send(sender=None, match_id=match_id)
 
 
 def match_rank(match_id: int) -> list[SeatOutcome] | None:
@@ -398,7 +402,7 @@ def match_rank(match_id: int) -> list[SeatOutcome] | None:
 
 
 def match_left(match_id: int, user_id: int) -> None:
-    """``KUT_MATCH_LEFT_HOOKS`` entry (after a player's leave is committed): a game with
+    """After a player's leave is committed (``game.events.player_left``): a game with
     its own rating (P-9) writes its leaving cost at once (e.g. KDVli Okey: 2 × hands)
     to a player who left of their own will; a drop (P-13) writes nothing now.  Never
     raises."""
@@ -411,6 +415,7 @@ def match_left(match_id: int, user_id: int) -> None:
             _write_all(match, now)
     except Exception:
         log.exception("leaving cost of match %s failed", match_id)
+    signals.ranking_written.send(sender=None, match_id=match_id)
 
 
 # --- habitual leavers ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_history, views_klig
+from . import views, views_history
 
 app_name = "lobby"
 
@@ -45,7 +45,6 @@ urlpatterns = [
     path("tutorial/<slug:game>/", views_history.tutorial_hand, name="tutorial"),
     path("tutorial/<slug:game>/skip/", views_history.tutorial_skip, name="tutorial_skip"),
     # Kelimeki's Skor Kartı (W-X2, W-L7, W-L9)
-    path("kelimeki/score-card/", views_klig.score_card, name="klig_card"),
     # one game's lobby (last: the paths above win over a game key)
     path("<slug:game>/", views.game_lobby, name="game"),
 ]

@@ -7,3 +7,10 @@ class KelimekiConfig(AppConfig):
 
     name = "games.kelimeki"
     label = "kelimeki"
+
+    def ready(self):
+        from games.kelimeki import klig
+        from lobby.signals import ranking_written
+
+        # the k-lig rewards on what the ranking wrote (W-L6…W-L8)
+        ranking_written.connect(klig.on_ranking_written, dispatch_uid="kelimeki.klig")

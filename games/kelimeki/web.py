@@ -99,7 +99,7 @@ def kelimeki_strings() -> dict:
         "klig_total": _("k-lig total {n} · {seal}"),
         "klig_reward": _("{rank} reached: +{n}"),
         "klig_card": _("Skor Kartı"),
-        "klig_card_url": reverse("lobby:klig_card"),
+        "klig_card_url": reverse("kelimeki:score_card"),
         # P-2 (W-X5): the bag's order was committed at the start; check it at the end
         "verify_bag": _("Check the bag's shuffle"),
         "verify_url": reverse("game:verify"),
@@ -155,12 +155,12 @@ def final_result(view: dict, names: list[str]) -> dict:
 
 
 def klig_after(match, user) -> dict | None:
-    """What a finished game did to ``user``'s k-lig, once recorded (``lobby.klig``): the
+    """What a finished game did to ``user``'s k-lig, once recorded (``games.kelimeki.klig``): the
     game's points (W-L2…W-L4), the rank rewards it gave (W-L6), the total after it and
     the seal now (W-L7).  None while the game runs or before the hooks have run."""
     from games.kelimeki.engine import klig
-    from lobby.klig import record_of
-    from lobby.models import KligEntry
+    from games.kelimeki.klig import record_of
+    from games.kelimeki.models import KligEntry
 
     entry = KligEntry.objects.filter(match=match, user=user).first()
     if entry is None:
@@ -196,7 +196,7 @@ def kelimeki_replay_strings() -> dict:
 class KelimekiWeb(GameWeb):
     table_template = "kelimeki/table.html"
     replay_template = "kelimeki/replay.html"
-    urls = "game.kelimeki_urls"  # /kelimeki/: the game against the AI, the preview
+    urls = "games.kelimeki.urls"  # /kelimeki/: the game against the AI, the Skor Kartı
 
     def table_strings(self, match, user) -> dict:
         strings = kelimeki_strings()
@@ -220,13 +220,21 @@ class KelimekiWeb(GameWeb):
         what = _("the racks in seat order, then the bag, then the exchanges' secret")
         return _("Tiles"), f"{count} · {what}"
 
+    def links(self) -> list[tuple[str, str]]:
+        return [(_("Score Card"), reverse("kelimeki:score_card"))]  # W-X2
+
     def board_name(self) -> str:
         return "k-lig"  # W-L1: the k-lig table, one for every level
 
     def badges(self, user_ids: list[int]) -> dict[int, str]:
-        from lobby import klig
+        from games.kelimeki import klig
 
         return klig.seals(user_ids) if user_ids else {}
+
+    def page_notices(self, user) -> list[tuple[str, str]]:
+        from games.kelimeki import klig
+
+        return [(text, "klig-celebration") for text in klig.celebration_notices(user)]
 
 
 WEB = KelimekiWeb("kelimeki")

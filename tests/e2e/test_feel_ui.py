@@ -202,7 +202,11 @@ def _play_to_the_last_hand(match_id: int, human: int = 0) -> Match:
                 continue
             assert match.status == Match.Status.PLAYING, match.status
             hand = MatchState.from_dict(match.state).hand
-            if match.state["hand_no"] == match.options["tasks"] and hand.turn == human and not hand.over:
+            if (
+                match.state["hand_no"] == match.options["tasks"]
+                and hand.turn == human
+                and not hand.over
+            ):
                 return match
             try:
                 if hand.turn == human:

@@ -25,7 +25,8 @@ from playwright.sync_api import Browser, expect
 
 from game.models import Match
 from games.kelimeki.engine import GAME, LIVE_MOVE_SECONDS, bots
-from lobby.models import KligEntry, RankingResult, Table
+from games.kelimeki.models import KligEntry
+from lobby.models import RankingResult, Table
 from tests.e2e.test_kelimeki import Board
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context, shot
 
@@ -199,7 +200,7 @@ def test_a_live_game_of_two_by_invite_link(live_site, browser: Browser):
 
     # the Skor Kartı (W-X2) from the lobby, and the k-lig table (W-L7)
     page_a.goto("/lobby/kelimeki/")
-    page_a.locator("[data-testid='klig-card-link']").first.click()
+    page_a.locator("[data-testid='game-link']").first.click()
     card = page_a.locator("[data-testid='klig-card']")
     expect(card).to_be_visible()
     expect(card.locator(f"tr[data-match='{match.pk}']")).to_contain_text("Ayşe")

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from game import broadcast, runner, services, tasks
+from game import broadcast, events, runner, services, tasks
 from game.frames import match_frame
 from game.models import HandResult, Match, MatchAction, MatchSeat
 from games.kut.engine.match import MatchState
@@ -25,8 +25,8 @@ FINISHED: list[int] = []
 REAL_KICK = runner.kick
 
 
-def record_finished(match_id: int) -> None:
-    """A ``KUT_MATCH_FINISHED_HOOKS`` entry for the tests."""
+def record_finished(sender, match_id: int, **kwargs) -> None:
+    """A receiver of ``game.events.match_finished`` for the tests."""
     FINISHED.append(match_id)
 
 
@@ -38,11 +38,13 @@ def _sweep_only(settings, monkeypatch):
     settings.KUT_NEXT_HAND_SECONDS = 10
     settings.KUT_BOT_DELAY_SECONDS = 1
     settings.KUT_ABANDON_AFTER_SECONDS = 1800
-    settings.KUT_MATCH_FINISHED_HOOKS = ["tests.game.test_timers.record_finished"]
+    events.match_finished.connect(record_finished, dispatch_uid="tests.record_finished")
     monkeypatch.setattr(runner, "kick", lambda match_id: None)
     # nobody is listening here; the frames themselves are tested in test_consumer
     monkeypatch.setattr(broadcast, "match_broadcast", lambda *a, **kw: None)
     FINISHED.clear()
+    yield
+    events.match_finished.disconnect(dispatch_uid="tests.record_finished")
 
 
 def _load(match_id: int) -> tuple[Match, MatchState]:

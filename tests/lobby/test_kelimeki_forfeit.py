@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from game import move_mail, services
 from game.models import Match, MoveNotice
+from games.kelimeki.models import KligRecord
 from lobby import services as lobby_services
-from lobby.models import KligRecord, RankingResult
+from lobby.models import RankingResult
 from lobby.ranking import leaver_barred_until
 from tests.lobby.conftest import client_for
 from tests.lobby.test_kelimeki_live import _live_match, kelimeki_mail  # noqa: F401

@@ -15,8 +15,9 @@ from django.utils import timezone
 from game import move_mail, services, tasks
 from game.models import Match, MoveNotice
 from games.kelimeki.engine import AI_MOVE_SECONDS, LIVE_MOVE_SECONDS
+from games.kelimeki.models import KligEntry, KligRecord
 from lobby import services as lobby_services
-from lobby.models import KligEntry, KligRecord, Ranking, RankingResult, Table
+from lobby.models import Ranking, RankingResult, Table
 from tests.lobby.conftest import client_for
 
 HOUR = timedelta(hours=1)
@@ -189,7 +190,7 @@ def test_klig_places_and_one_celebration(players):
     second = client.get(reverse("lobby:index")).content.decode()
     assert "klig-celebration" in first and "100 k-lig" in first
     assert "klig-celebration" not in second  # once
-    from lobby import klig
+    from games.kelimeki import klig
 
     assert klig.settle(match.pk) == []  # idempotent: the hooks again change nothing
     assert KligRecord.objects.get(user=winners[0]).total == 100
@@ -200,7 +201,7 @@ def test_klig_rewards_once_in_a_lifetime(players):
     """W-L6: the first time the total reaches a threshold its reward is added (and the
     new total checked again); reaching it again later gives nothing.  W-L7: the seal
     follows the total down, Kozmik stays."""
-    from lobby import klig
+    from games.kelimeki import klig
 
     a = players[0]
     match = services.match_create(game="kelimeki", users=[a, None])
@@ -227,7 +228,7 @@ def test_klig_rewards_once_in_a_lifetime(players):
 def test_score_card_and_the_klig_table(players):
     a, b = players[:2]
     match = _pass_out(_live_match(a, b), timezone.now())
-    card = client_for(a).get(reverse("lobby:klig_card"))
+    card = client_for(a).get(reverse("kelimeki:score_card"))
     assert card.status_code == 200
     html = card.content.decode()
     assert 'data-testid="klig-card"' in html and f'data-match="{match.pk}"' in html
@@ -236,13 +237,13 @@ def test_score_card_and_the_klig_table(players):
     total = KligRecord.objects.get(user=a).total
     assert f'data-testid="klig-total">{total}<' in html
     assert 'data-testid="klig-played">1<' in html
-    assert client_for(a).get(reverse("accounts:profile")).content.decode().count("klig-card-link")
+    assert client_for(a).get(reverse("accounts:profile")).content.decode().count("game-link")
     board = client_for(a).get(reverse("lobby:leaderboard") + "?game=kelimeki").content.decode()
     assert "board-levels" not in board and "Çaylak" in board  # one k-lig, seals (W-L7)
     # a visitor is sent to log in
     from django.test import Client
 
-    assert Client().get(reverse("lobby:klig_card")).status_code == 302
+    assert Client().get(reverse("kelimeki:score_card")).status_code == 302
 
 
 @pytest.mark.django_db
@@ -272,7 +273,7 @@ def test_score_card_lists_the_running_games_with_the_time_left(players):
     """W-X4, W-X3: each running game with its own turn and the time left."""
     a, b = players[:2]
     match = _live_match(a, b)
-    html = client_for(a).get(reverse("lobby:klig_card")).content.decode()
+    html = client_for(a).get(reverse("kelimeki:score_card")).content.decode()
     assert 'data-testid="klig-running"' in html and f'data-match="{match.pk}"' in html
     assert ("sıra sende" if _turn_seat(match) == 0 else "rakip bekleniyor") in html
     assert re.search(r"1 gün, 2\d saat kaldı", html.replace("\xa0", " "))

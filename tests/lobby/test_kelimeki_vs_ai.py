@@ -12,7 +12,8 @@ from django.urls import reverse
 from game import services
 from game.models import Match
 from games.kelimeki.engine import AI_MOVE_SECONDS
-from lobby.models import KligEntry, RankingResult
+from games.kelimeki.models import KligEntry
+from lobby.models import RankingResult
 from tests.lobby.conftest import client_for
 from tests.lobby.test_kelimeki_live import kelimeki_mail  # noqa: F401
 
@@ -33,7 +34,7 @@ def test_a_logged_in_players_game_against_the_ai_is_recorded(players):
     assert client.get(resp.url).status_code == 200
     assert match.kind == Match.Kind.NORMAL  # not the unrecorded game
     # the Skor Kartı lists it as a running game
-    card = client.get(reverse("lobby:klig_card")).content.decode()
+    card = client.get(reverse("kelimeki:score_card")).content.decode()
     assert f'data-match="{match.pk}"' in card
     # it ends in k-lig (here by the forfeit, W-L4)
     services.match_leave(match.pk, a)
@@ -71,7 +72,7 @@ def test_practice_and_guests_are_recorded_nowhere(players, settings):
     assert all(m.status == Match.Status.FINISHED for m in played)
     assert not RankingResult.objects.exists() and not KligEntry.objects.exists()
     assert not Table.objects.exists()
-    for url in (reverse("lobby:history"), reverse("lobby:klig_card"), reverse("lobby:index"),
+    for url in (reverse("lobby:history"), reverse("kelimeki:score_card"), reverse("lobby:index"),
                 reverse("player", args=[a.username]), reverse("lobby:game", args=["kelimeki"]),
                 reverse("lobby:leaderboard") + "?game=kelimeki"):  # fmt: skip
         html = client.get(url).content.decode()

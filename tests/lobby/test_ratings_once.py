@@ -25,7 +25,8 @@ from game import portal, services
 from game import web as game_web
 from game.engine import registry
 from game.models import HandResult, Match, MatchAction
-from lobby.models import KligEntry, Ranking, RankingResult
+from games.kelimeki.models import KligEntry
+from lobby.models import Ranking, RankingResult
 from lobby.ranking import placements
 from tests.history.play import play_as_humans
 
@@ -358,7 +359,7 @@ def test_ratings_are_written_once_whatever_the_order(game, settings):
                 assert rows[p.user.pk][1] >= 0  # P-12 (V-Q6, S-P6): a replacement never loses
             elif scheme and (p.left_at or p.dropped_since):
                 assert rows[p.user.pk][1] <= 0  # V-X3, S-P7: a dropped player only loses
-        if game == "kelimeki":  # k-lig kept once per row (lobby.klig, W-L6 idempotence)
+        if game == "kelimeki":  # k-lig kept once per row (games.kelimeki.klig, W-L6 idempotence)
             entries = {e.user_id: e.points for e in KligEntry.objects.filter(match=match)}
             assert entries == {user: points for user, (_o, points) in rows.items()}
 

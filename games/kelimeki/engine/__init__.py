@@ -94,7 +94,7 @@ class Kelimeki:
     ranked_by_level = False
     leaving_rules = False
     guest_play = True  # W-X1: no login needed to play against the AI (game.guests)
-    rating = KLIG  # P-9: k-lig (W-L2…W-L4); rewards and ranks: lobby.klig
+    rating = KLIG  # P-9: k-lig (W-L2…W-L4); rewards and ranks: games.kelimeki.klig
 
     def options_for_seats(self, options: Mapping[str, Any], humans: list[bool]) -> dict:
         """W-M1, W-X3: a table started with one human and the AI in every other seat is

@@ -102,7 +102,7 @@ def seal_card(record: Record) -> dict:
 class KligScheme:
     """P-9: k-lig as the platform's rating scheme (``GAME.rating``).  The platform writes
     each game's place or forfeit points (W-L2…W-L4) through it; the one-time rewards,
-    ranks and celebrations (W-L5…W-L8) are added on top by ``lobby.klig`` with
+    ranks and celebrations (W-L5…W-L8) are added on top by ``games.kelimeki.klig`` with
     :func:`apply_change`, which needs the player's whole record."""
 
     START = 0  # W-L5: everyone starts at Çaylak, 0

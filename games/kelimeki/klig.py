@@ -1,29 +1,29 @@
 """Kelimeki's k-lig on the platform (kelimeki.md W-L1…W-L9).
 
 The place and forfeit points of each finished game (W-L2…W-L4) are written by the
-platform's P-9 path (``lobby.ranking._rank_own_scheme`` with ``GAME.rating``, the engine's
-``klig.KLIG``) to the ``kelimeki`` ranking row kept for every level (``ranked_by_level =
-False``).  This module then, in the same hooks (``KUT_MATCH_FINISHED_HOOKS`` and
-``KUT_MATCH_LEFT_HOOKS``, after ``lobby.ranking``'s), keeps each player's
-:class:`~lobby.models.KligRecord`: the one-time rank rewards (W-L6, added to the ranking
-row too, so that the k-lig board's points are the k-lig totals), Kozmik kept (W-L7) and
-the celebrations of every new multiple of 100 (W-L8), shown once on the player's next
-page (:class:`CelebrationMiddleware`).  One :class:`~lobby.models.KligEntry` per player
-and game makes it idempotent.
+platform's P-9 path (``lobby.ranking`` with ``GAME.rating``, the engine's ``klig.KLIG``)
+to the ranking row kept for every level (``ranked_by_level = False``).  This module then,
+once the ranking is written (``lobby.signals.ranking_written``, connected in the app's
+``ready``), keeps each player's :class:`~games.kelimeki.models.KligRecord`: the one-time
+rank rewards (W-L6, added to the ranking row too, so that the k-lig board's points are
+the k-lig totals), Kozmik kept (W-L7) and the celebrations of every new multiple of 100
+(W-L8), shown once on the player's next page (``take_celebrations``, through the web
+side's ``page_notices``).  One :class:`~games.kelimeki.models.KligEntry` per player and
+game makes it idempotent.
 """
 
 from __future__ import annotations
 
 import logging
 
-from django.contrib import messages
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from game.models import Match
 from games.kelimeki.engine import klig
-from lobby.models import KligEntry, KligRecord, Ranking, RankingResult
+from games.kelimeki.models import KligEntry, KligRecord
+from lobby.models import Ranking, RankingResult
 
 log = logging.getLogger(__name__)
 
@@ -68,17 +68,12 @@ def settle(match_id: int) -> list[KligEntry]:
     return out
 
 
-def match_finished(match_id: int) -> None:
-    """``KUT_MATCH_FINISHED_HOOKS`` entry (after ``lobby.ranking.match_finished``)."""
+def on_ranking_written(sender, match_id: int, **kwargs) -> None:
+    """After the ranking of a match (its end, or a player's leaving cost) is written."""
     try:
         settle(match_id)
     except Exception:
         log.exception("k-lig of match %s failed", match_id)
-
-
-def match_left(match_id: int, user_id: int) -> None:
-    """``KUT_MATCH_LEFT_HOOKS`` entry (after ``lobby.ranking.match_left``)."""
-    match_finished(match_id)
 
 
 def record_of(user) -> klig.Record:
@@ -91,6 +86,13 @@ def seals(user_ids: list[int]) -> dict[int, str]:
     rows = {r.user_id: r for r in KligRecord.objects.filter(user_id__in=user_ids)}
     return {uid: klig.rank_of(_record(rows[uid]) if uid in rows else klig.Record())
             for uid in user_ids}  # fmt: skip
+
+
+def celebration_notices(user) -> list[str]:
+    """W-L8: a player who reached a new multiple of 100 k-lig points sees it once, on the
+    next page they open (one indexed query per page of a logged-in player)."""
+    return [_("Congratulations! You have reached %(points)s k-lig points.") % {"points": points}
+            for points in take_celebrations(user)]  # fmt: skip
 
 
 def take_celebrations(user) -> list[int]:
@@ -107,26 +109,3 @@ def take_celebrations(user) -> list[int]:
         row.unseen, row.has_unseen = [], False
         row.save(update_fields=["unseen", "has_unseen"])
     return unseen
-
-
-class CelebrationMiddleware:
-    """W-L8: a player who reached a new multiple of 100 k-lig points sees it once, on the
-    next page they open (a Django message; one indexed query per page of a logged-in
-    player, none for sockets, static files or other requests)."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        user = getattr(request, "user", None)
-        if (request.method == "GET" and user is not None and user.is_authenticated
-                and not request.headers.get("HX-Request")
-                and "text/html" in request.headers.get("Accept", "text/html")):  # fmt: skip
-            try:
-                for points in take_celebrations(user):
-                    messages.success(request, _(
-                        "Congratulations! You have reached %(points)s k-lig points.")
-                        % {"points": points}, extra_tags="klig-celebration")  # fmt: skip
-            except Exception:  # never break a page for a celebration
-                log.exception("k-lig celebration for user %s failed", user.pk)
-        return self.get_response(request)

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET
 
 from game.engine import registry
 from game.models import Match
+from games.kelimeki import klig
 from games.kelimeki.engine import klig as klig_rules
-from lobby import klig
-from lobby.models import KligEntry
+from games.kelimeki.models import KligEntry
 
 GAME = "kelimeki"
 SHOWN = 50  # the newest games listed (the statistics count them all)
@@ -132,4 +132,4 @@ def score_card(request: HttpRequest) -> HttpResponse:
         "more": max(0, len(games) - SHOWN),
         "running": _running(request.user),
     }
-    return render(request, "lobby/klig_card.html", context)
+    return render(request, "kelimeki/score_card.html", context)

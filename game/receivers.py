@@ -1,0 +1,31 @@
+"""The platform's answers to its own events (``game.events``), connected in
+``GameConfig.ready``: each change's frames go out, then the next bot move is scheduled;
+a left seat's sockets close; a finished guided hand is marked done."""
+
+from __future__ import annotations
+
+from game import broadcast, runner, tutorial
+
+
+def on_match_changed(sender, match_id: int, match=None, seats=None, state=None, **kwargs):
+    """Every seat's new frame, from the thread that committed; then the bot move due.
+    ``match``, ``seats`` and ``state`` are as the change committed them (None: read again)."""
+    broadcast.match_broadcast(match_id, match, seats, state)
+    if match is None or match.bot_due is not None:  # kick() does nothing without a bot due
+        runner.kick(match_id)
+
+
+def on_seat_changed(sender, match_id: int, match, seats, state, seat: int, **kwargs):
+    broadcast.seat_broadcast(match_id, match, seats, state, seat)
+
+
+def on_presence_changed(sender, match_id: int, **kwargs):
+    broadcast.match_broadcast(match_id, presence=True)
+
+
+def on_seat_closed(sender, match_id: int, seat: int, **kwargs):
+    broadcast.seat_left(match_id, seat)
+
+
+def on_tutorial_completed(sender, game: str, user_id: int, **kwargs):
+    tutorial.mark_done(user_id, game)
