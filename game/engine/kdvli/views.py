@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..okey.deal import deal_order
 from ..okey.tiles import face_name, face_of
 from . import counting
-from .hand import SEATS, Hand
+from .hand import SEATS, Hand, finishing_tiles
 
 
 def _tile(hand: Hand, tile: int) -> dict:
@@ -102,6 +102,8 @@ def hand_view(hand: Hand, seat: int | None) -> dict:
             "show_indicator": mine and first and not hand.taken and not hand.shown[seat]
             and any(face_of(t) == ind for t in rack.tiles()),
         }  # fmt: skip
+        # V-F1: the seat's own tiles that could finish now (the table marks them)
+        view["finishing_tiles"] = [hand.ids[t] for t in finishing_tiles(hand, seat)]
     return view
 
 
