@@ -25,7 +25,7 @@ from .movegen import Move, Position, generate
 from .rules import JOKER_FINISH
 
 # Search steps per decision, about 2 µs each on this machine (README, "Benchmarks").
-BUDGETS = {"easy": 12000, "normal": 12000, "hard": 20000}
+BUDGETS = {"easy": 8000, "normal": 8000, "hard": 10000}
 
 
 def _value(move: Move, view: dict) -> int:

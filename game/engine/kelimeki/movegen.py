@@ -281,6 +281,8 @@ def _generate(pos: Position, lex: Lexicon, passes: list[tuple[int | None, bool]]
             k2 = len(t)
             kept = pts - tax_shares(pts, k2) * k2
             found[key] = Move(tuple(placed), pts, kept, k2)
+            if kept > line_best.get(line[0], -1):
+                line_best[line[0]] = kept
 
         if not every_neighbour_is_anchor:
             # first play (only the home square is an anchor): walk from every start
@@ -365,17 +367,19 @@ def _generate(pos: Position, lex: Lexicon, passes: list[tuple[int | None, bool]]
                 limit -= 1  # the left part may not start right after a tile
             left_part(a, trie, [], max(0, min(limit, n_rack - 1)))
 
+    lines = [([k * SIZE + j for j in range(SIZE)], True) for k in range(SIZE)]
+    lines += [([j * SIZE + k for j in range(SIZE)], False) for k in range(SIZE)]
+    line_best: dict[int, int] = {}  # per line (its first cell): the best play kept so far
     # ``n_rack`` and ``joker_left`` are read by the walks above (closures)
     for jokers_allowed, joker_left in passes:  # noqa: B007
         rack[JOKER] = rack_jokers if jokers_allowed is None else min(rack_jokers, jokers_allowed)
         n_rack = len(pos.rack) - rack_jokers + rack[JOKER]
         if n_rack == 0:
             continue
-        for along_row in (True, False):
-            for k in range(SIZE):
-                line = [k * SIZE + j for j in range(SIZE)] if along_row else [
-                    j * SIZE + k for j in range(SIZE)]  # fmt: skip
-                scan_line(line, along_row)
+        if steps is not None:  # a budget: the lines that gave the best plays first
+            lines.sort(key=lambda la: -line_best.get(la[0][0], -1))
+        for line, along_row in lines:
+            scan_line(line, along_row)
     return found
 
 
