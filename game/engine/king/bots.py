@@ -42,7 +42,7 @@ LEVELS = ("easy", "normal", "hard")
 # worth of a choice kept for later.  Measured with
 # ``python -m game.engine.king.simulate --baseline 2000``.
 BASELINE = {"koz": 90.5, "ceza": 76.5}
-CHOICE_DEALS = {"normal": 6, "hard": 14}
+CHOICE_DEALS = {"normal": 3, "hard": 20}
 PLAY_ROLLOUTS = 160  # the hard bot's play-outs per card decision (all candidates)
 MIN_DEALS, MAX_DEALS = 6, 40
 
