@@ -14,9 +14,9 @@ import json
 import random
 import time
 
-from .deal import SeededRNG, new_hand
-from .randomplay import play_random_hand
-from .stats import MoveClock, load_average, move_table
+from game.engine.deal import SeededRNG, new_hand
+from game.engine.randomplay import play_random_hand
+from game.engine.stats import MoveClock, load_average, move_table
 
 LEVEL_ORDER = ("hard", "normal", "easy", "normal")
 
@@ -48,7 +48,7 @@ def run(hands: int, seed: int) -> dict:
 
 def bot_times(hands: int, seed: int, tasks: int = 8) -> dict:
     """Every bot decision (turn actions and claims) of ``hands`` bot hands, by level."""
-    from .simulate import play_bot_hand
+    from game.engine.simulate import play_bot_hand
 
     rng = random.Random(seed)
     clock = MoveClock()

@@ -16,16 +16,16 @@ import random
 import time
 from collections import defaultdict
 
-from . import bots
-from .deal import SeededRNG, new_hand
-from .errors import EngineError
-from .solver import solve
-from .state import HandState
-from .stats import MoveClock, load_average, mean_ci, move_table, ms_summary
-from .tasks import is_finish
-from .tiles import face_of
-from .transitions import apply
-from .views import can_claim, view_for
+from game.engine import bots
+from game.engine.deal import SeededRNG, new_hand
+from game.engine.errors import EngineError
+from game.engine.solver import solve
+from game.engine.state import HandState
+from game.engine.stats import MoveClock, load_average, mean_ci, move_table, ms_summary
+from game.engine.tasks import is_finish
+from game.engine.tiles import face_of
+from game.engine.transitions import apply
+from game.engine.views import can_claim, view_for
 
 MAX_TURN_ACTIONS = 60
 

@@ -17,12 +17,12 @@ import json
 import random
 import time
 
-from ..deal import SeededRNG
-from ..stats import MoveClock, load_average, move_table
-from .bots import BUDGETS, LEVELS, choose
-from .deal import new_hand
-from .rules import apply
-from .views import view_for
+from game.engine.deal import SeededRNG
+from game.engine.stats import MoveClock, load_average, move_table
+from game.engine.kastet.bots import BUDGETS, LEVELS, choose
+from game.engine.kastet.deal import new_hand
+from game.engine.kastet.rules import apply
+from game.engine.kastet.views import view_for
 
 ORDER = ("hard", "normal", "easy", "normal")
 BIG_TABLE = 50  # table tiles from which a position counts as a big table

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import random
 
-from ..tiles import FAKE, colour_of, face_name, make_face, number_of, parse_face
-from .groups import read_group
-from .search import J, best_layout, face_names, to_values
-from .state import SLOTS
+from game.engine.tiles import FAKE, colour_of, face_name, make_face, number_of, parse_face
+from game.engine.kastet.groups import read_group
+from game.engine.kastet.search import J, best_layout, face_names, to_values
+from game.engine.kastet.state import SLOTS
 
 LEVELS = ("easy", "normal", "hard")
 # Search nodes per decision (the engine never reads a clock; README, "Kastet bots"):

@@ -18,8 +18,8 @@ Tiles here are *values*: a natural tile's value is the face it stands for (0..51
 
 from __future__ import annotations
 
-from ..tiles import FAKE, face_name, number_of
-from .state import SLOTS
+from game.engine.tiles import FAKE, face_name, number_of
+from game.engine.kastet.state import SLOTS
 
 J = -1  # a real okey in a plan
 DEFAULT_BUDGET = 12000

@@ -18,14 +18,14 @@ import sys
 import time
 from collections import defaultdict
 
-from ..deal import SeededRNG
-from ..errors import EngineError
-from ..stats import MoveClock, load_average, mean_ci, ms_cells, ms_summary
-from .bots import LEVELS, choose
-from .deal import new_hand
-from .rules import apply
-from .state import HandState
-from .views import view_for
+from game.engine.deal import SeededRNG
+from game.engine.errors import EngineError
+from game.engine.stats import MoveClock, load_average, mean_ci, ms_cells, ms_summary
+from game.engine.kastet.bots import LEVELS, choose
+from game.engine.kastet.deal import new_hand
+from game.engine.kastet.rules import apply
+from game.engine.kastet.state import HandState
+from game.engine.kastet.views import view_for
 
 MAX_ACTIONS = 2000  # a hand always ends long before (S-E2); this only guards a bug
 

@@ -16,13 +16,13 @@ import argparse
 import random
 import time
 
-from ..okey.deal import SeededRNG, shuffled_deal
-from ..okey.tiles import face_of, okey_face
-from ..stats import MoveClock, load_average, move_table, percentile
-from . import bots
-from .counting import count
-from .hand import apply, new_hand
-from .simulate import bot_view, play_hand
+from game.engine.okey.deal import SeededRNG, shuffled_deal
+from game.engine.okey.tiles import face_of, okey_face
+from game.engine.stats import MoveClock, load_average, move_table, percentile
+from game.engine.kdvli import bots
+from game.engine.kdvli.counting import count
+from game.engine.kdvli.hand import apply, new_hand
+from game.engine.kdvli.simulate import bot_view, play_hand
 
 LEVEL_ORDER = ("hard", "normal", "easy", "normal")
 

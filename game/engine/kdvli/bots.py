@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from ..okey.tiles import FAKE, colour_of, number_of, parse_face
-from . import counting
+from game.engine.okey.tiles import FAKE, colour_of, number_of, parse_face
+from game.engine.kdvli import counting
 
 LEVELS = ("easy", "normal", "hard")
 

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from ..okey.tiles import FAKE, colour_of, make_face, number_of
-from .groups import natural
+from game.engine.okey.tiles import FAKE, colour_of, make_face, number_of
+from game.engine.kdvli.groups import natural
 
 MAX_TILES = 15  # a rack between take and throw (V-N2)
 NEG = -(10**6)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from ..errors import ActionFormatError, RuleError
-from ..okey.deal import (
+from game.engine.errors import ActionFormatError, RuleError
+from game.engine.okey.deal import (
     HAND_TILES,
     STARTER_TILES,
     SeededRNG,
@@ -20,10 +20,10 @@ from ..okey.deal import (
     make_ids,
     shuffled_deal,
 )
-from ..okey.rack import CELLS, VALID_SEPARATORS, Rack
-from ..okey.tiles import FAKE, NotationError, colour_of, copies_of, face_of, okey_face, parse_face
-from . import counting
-from .groups import finish_kind, value
+from game.engine.okey.rack import CELLS, VALID_SEPARATORS, Rack
+from game.engine.okey.tiles import FAKE, NotationError, colour_of, copies_of, face_of, okey_face, parse_face
+from game.engine.kdvli import counting
+from game.engine.kdvli.groups import finish_kind, value
 
 SEATS = 4
 FINISH_POINTS = -50  # V-S3
@@ -232,7 +232,7 @@ def from_faces(starter, indicator, racks, deck_top_first, partners=False, rng=No
     def take(face: int) -> int:
         n = used.get(face, 0)
         if n >= 2:
-            from ..okey.tiles import face_name
+            from game.engine.okey.tiles import face_name
 
             raise DealError(f"a third copy of {face_name(face)} (V-T1)")
         used[face] = n + 1

@@ -17,11 +17,11 @@ import random
 import time
 from collections import defaultdict
 
-from ..okey.deal import SeededRNG
-from ..stats import MoveClock, load_average, mean_ci, move_table, ms_summary, percentile
-from . import bots
-from .hand import Hand, apply, new_hand
-from .views import hand_view
+from game.engine.okey.deal import SeededRNG
+from game.engine.stats import MoveClock, load_average, mean_ci, move_table, ms_summary, percentile
+from game.engine.kdvli import bots
+from game.engine.kdvli.hand import Hand, apply, new_hand
+from game.engine.kdvli.views import hand_view
 
 MAX_ACTIONS = 400  # a hand has at most 48 draws + discards: far below
 

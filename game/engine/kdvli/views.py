@@ -9,10 +9,10 @@ seat's tiles, ids or points during the hand, the deck order, the deal or any see
 
 from __future__ import annotations
 
-from ..okey.deal import deal_order
-from ..okey.tiles import face_name, face_of
-from . import counting
-from .hand import SEATS, Hand, finishing_tiles
+from game.engine.okey.deal import deal_order
+from game.engine.okey.tiles import face_name, face_of
+from game.engine.kdvli import counting
+from game.engine.kdvli.hand import SEATS, Hand, finishing_tiles
 
 
 def _tile(hand: Hand, tile: int) -> dict:

@@ -20,11 +20,11 @@ import random
 import time
 import timeit
 
-from ..stats import MoveClock, load_average, move_table
-from . import GAME, bots
-from .alphabet import JOKER, RACK_SIZE
-from .lexicon import shipped
-from .movegen import Position, generate
+from game.engine.stats import MoveClock, load_average, move_table
+from game.engine.kelimeki import GAME, bots
+from game.engine.kelimeki.alphabet import JOKER, RACK_SIZE
+from game.engine.kelimeki.lexicon import shipped
+from game.engine.kelimeki.movegen import Position, generate
 
 LEVEL_TABLES = {
     2: (("hard", "normal"), ("normal", "easy"), ("easy", "hard")),

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import random
 
-from .alphabet import JOKER, POINTS
-from .lexicon import lexicon_for
-from .movegen import Move, Position, generate
-from .rules import JOKER_FINISH
+from game.engine.kelimeki.alphabet import JOKER, POINTS
+from game.engine.kelimeki.lexicon import lexicon_for
+from game.engine.kelimeki.movegen import Move, Position, generate
+from game.engine.kelimeki.rules import JOKER_FINISH
 
 # Search steps per decision, about 2 µs each on this machine (README, "Benchmarks").
 BUDGETS = {"easy": 8000, "normal": 8000, "hard": 10000}

@@ -16,10 +16,10 @@ import json
 import random
 import time
 
-from ..protocol import BOT_LEVELS
-from ..stats import MoveClock, load_average, mean_ci, move_table
-from . import GAME
-from .lexicon import shipped
+from game.engine.protocol import BOT_LEVELS
+from game.engine.stats import MoveClock, load_average, mean_ci, move_table
+from game.engine.kelimeki import GAME
+from game.engine.kelimeki.lexicon import shipped
 
 MAX_ACTIONS = 1000  # far above any real game (W-E2 ends a run of passes)
 

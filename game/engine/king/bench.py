@@ -17,10 +17,10 @@ import json
 import random
 import time
 
-from ..stats import MoveClock, load_average, move_table
-from .bots import LEVELS
-from .game import GAME
-from .simulate import play_hand
+from game.engine.stats import MoveClock, load_average, move_table
+from game.engine.king.bots import LEVELS
+from game.engine.king.game import GAME
+from game.engine.king.simulate import play_hand
 
 
 def engine_speed(hands: int, seed: int) -> dict:

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import random
 
-from .cards import HEARTS, card, name, suit_index
-from .contracts import EARLY_END, HAND_TOTAL, KOZ, PENALTIES, PENALTY_CARDS
-from .rules import legal_cards, trick_winner_index
+from game.engine.king.cards import HEARTS, card, name, suit_index
+from game.engine.king.contracts import EARLY_END, HAND_TOTAL, KOZ, PENALTIES, PENALTY_CARDS
+from game.engine.king.rules import legal_cards, trick_winner_index
 
 LEVELS = ("easy", "normal", "hard")
 

@@ -18,11 +18,11 @@ import random
 import time
 from collections import Counter, defaultdict
 
-from ..stats import MoveClock, load_average, mean_ci, ms_cells, ms_summary
-from . import bots
-from .bots import LEVELS, measure_baseline
-from .contracts import CONTRACTS
-from .game import GAME
+from game.engine.stats import MoveClock, load_average, mean_ci, ms_cells, ms_summary
+from game.engine.king import bots
+from game.engine.king.bots import LEVELS, measure_baseline
+from game.engine.king.contracts import CONTRACTS
+from game.engine.king.game import GAME
 
 
 def bot_view(state, seat: int) -> dict:
