@@ -54,7 +54,20 @@ def face_names(group: list[int], okey: int) -> list[str]:
     return [face_name(okey) if v == J else ("F" if v == okey else face_name(v)) for v in group]
 
 
+_ROW = (1 << 13) - 1
+_BIT = [1 << v for v in range(52)]
+_DIGIT = [1 << (2 * v) for v in range(52)]  # one tile of face v in a count code
+_NUMBER = [number_of(v) for v in range(52)]
+_COLUMN = [sum(1 << (c * 13 + n) for c in range(4)) for n in range(13)]  # a number's faces
+
+
 class Search:
+    """The search's state.  Beside the tile counts it keeps, for speed, ``req_code`` and
+    ``opt_code`` (each count as a 2-bit digit of one integer: the memo key and the lowest
+    tile in a few integer operations), ``avail`` (bit ``v`` set while a ``v`` is left
+    in table or rack), ``opt_n`` (rack tiles left) and the groups through a tile by its
+    neighbourhood (``_through``): the same nodes in the same order as a plain search."""
+
     def __init__(self, table: list[int], rack: list[int], okey: int, budget: int,
                  max_groups: int = SLOTS):  # fmt: skip
         self.okey = okey
@@ -66,6 +79,10 @@ class Search:
         nat, self.jopt = to_values(rack, okey)
         for v in nat:
             self.opt[v] += 1
+        self.req_code = sum(n << (2 * v) for v, n in enumerate(self.req))
+        self.opt_code = sum(n << (2 * v) for v, n in enumerate(self.opt))
+        self.avail = sum(1 << v for v in range(52) if self.req[v] or self.opt[v])
+        self.opt_n = sum(self.opt)
         self.budget = budget
         self.nodes = 0
         self.max_groups = max_groups
@@ -74,13 +91,17 @@ class Search:
         self.groups: list[list[int]] = []
         self.placed = 0
         self.points = 0
-        self.seen: dict[bytes, int] = {}
+        self.seen: dict[tuple, int] = {}
+        self._through: dict[tuple, list[list[int]]] = {}
         self.complete = True  # False when the budget ran out
 
     # -- taking and giving back tiles -----------------------------------------------
     def _take(self, group: list[int]) -> list[int]:
         """Take a group's tiles (table copies first); returns what came from where."""
         src = []
+        req, opt = self.req, self.opt
+        req_code, opt_code, avail = self.req_code, self.opt_code, self.avail
+        placed = points = naturals = 0
         for v in group:
             if v == J:
                 if self.jreq:
@@ -89,50 +110,80 @@ class Search:
                 else:
                     self.jopt -= 1
                     src.append(1)
-                    self.placed += 1
-                    self.points += number_of(self.okey)
-            elif self.req[v]:
-                self.req[v] -= 1
+                    placed += 1
+                    points += _NUMBER[self.okey]
+                continue
+            if req[v]:
+                req[v] -= 1
+                req_code -= _DIGIT[v]
                 src.append(0)
             else:
-                self.opt[v] -= 1
+                opt[v] -= 1
+                opt_code -= _DIGIT[v]
                 src.append(1)
-                self.placed += 1
-                self.points += number_of(v)
+                naturals += 1
+                placed += 1
+                points += _NUMBER[v]
+            if not (req[v] or opt[v]):
+                avail &= ~_BIT[v]
+        self.req_code, self.opt_code, self.avail = req_code, opt_code, avail
+        self.placed += placed
+        self.points += points
+        self.opt_n -= naturals
         return src
 
     def _give(self, group: list[int], src: list[int]) -> None:
+        req, opt = self.req, self.opt
+        req_code, opt_code, avail = self.req_code, self.opt_code, self.avail
+        placed = points = naturals = 0
         for v, s in zip(group, src):
             if v == J:
                 if s:
                     self.jopt += 1
-                    self.placed -= 1
-                    self.points -= number_of(self.okey)
+                    placed += 1
+                    points += _NUMBER[self.okey]
                 else:
                     self.jreq += 1
-            elif s:
-                self.opt[v] += 1
-                self.placed -= 1
-                self.points -= number_of(v)
+                continue
+            if s:
+                opt[v] += 1
+                opt_code += _DIGIT[v]
+                naturals += 1
+                placed += 1
+                points += _NUMBER[v]
             else:
-                self.req[v] += 1
+                req[v] += 1
+                req_code += _DIGIT[v]
+            avail |= _BIT[v]
+        self.req_code, self.opt_code, self.avail = req_code, opt_code, avail
+        self.placed -= placed
+        self.points -= points
+        self.opt_n += naturals
 
     # -- the groups through one tile -----------------------------------------------
     def groups_through(self, v: int) -> list[list[int]]:
         """Every run through ``v`` (naturals where there are any, okeys in the gaps)
-        and every set of its number, longest first."""
-        req, opt = self.req, self.opt
+        and every set of its number, longest first (shared lists: not to be changed)."""
+        c, n = divmod(v, 13)
+        jokers = self.jreq + self.jopt
+        key = (v, jokers, (self.avail >> (13 * c)) & _ROW, self.avail & _COLUMN[n])
+        out = self._through.get(key)
+        if out is None:
+            out = self._through[key] = self._groups_through(v, jokers)
+        return out
+
+    def _groups_through(self, v: int, jokers: int) -> list[list[int]]:
+        avail = self.avail
         c, n = divmod(v, 13)
         n += 1
         base = c * 13 - 1  # face of (c, k) is base + k
         out: list[list[int]] = []
-        jokers = self.jreq + self.jopt
         below: list[int] = []
         used_below = 0
         for a in range(n, 0, -1):
             if a < n:
                 w = base + a
-                if req[w] or opt[w]:
+                if avail >> w & 1:
                     below.insert(0, w)
                 elif used_below < jokers:
                     below.insert(0, J)
@@ -147,7 +198,7 @@ class Search:
                 if len(run) >= 13:
                     break
                 w = base + b
-                if req[w] or opt[w]:
+                if avail >> w & 1:
                     run.append(w)
                 elif used < jokers:
                     run.append(J)
@@ -162,7 +213,7 @@ class Search:
             used = 0
             for o in pick:
                 w = o * 13 + n - 1
-                if req[w] or opt[w]:
+                if avail >> w & 1:
                     g.append(w)
                 elif used < jokers:
                     g.append(J)
@@ -182,26 +233,25 @@ class Search:
             self.best_score = score
             self.best = [list(g) for g in self.groups]
 
-    def _key(self, start: int) -> bytes:
-        return (
-            bytes(self.req)
-            + bytes(self.opt)
-            + bytes((self.jreq, self.jopt, len(self.groups), start))
-        )
+    def _key(self, start: int) -> tuple:
+        return (self.req_code, self.opt_code, self.jreq, self.jopt, start)
 
     def _dfs(self, start: int) -> None:
         self.nodes += 1
         if self.nodes > self.budget:
             raise _Budget
         # bound: every rack tile left could at best be placed
-        if self.placed + sum(self.opt) + self.jopt <= self.best_score[0]:
+        if self.placed + self.opt_n + self.jopt <= self.best_score[0]:
             return
+        # the tiles left decide what can still be laid (and how many are placed): a state
+        # already searched with as few groups (as much room, S-A1) needs no second look
         key = self._key(start)
-        if self.seen.get(key, -1) >= self.placed:
+        if self.seen.get(key, SLOTS + 1) <= len(self.groups):
             return
-        self.seen[key] = self.placed
-        v = next((i for i in range(52) if self.req[i]), None)
-        if v is not None:  # cover the lowest table tile
+        self.seen[key] = len(self.groups)
+        if self.req_code:  # cover the lowest table tile
+            low = self.req_code & -self.req_code
+            v = (low.bit_length() - 1) >> 1
             if len(self.groups) >= self.max_groups:
                 return
             for g in self.groups_through(v):
@@ -229,9 +279,10 @@ class Search:
         self._record()
         if len(self.groups) >= self.max_groups:
             return
-        v = next((i for i in range(start, 52) if self.opt[i]), None)
-        if v is None:
+        rest = self.opt_code >> (2 * start)
+        if not rest:
             return
+        v = start + (((rest & -rest).bit_length() - 1) >> 1)
         for g in self.groups_through(v):  # a group of rack tiles through v …
             src = self._take(g)
             self.groups.append(g)

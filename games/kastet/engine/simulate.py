@@ -20,7 +20,7 @@ from collections import defaultdict
 
 from game.engine.errors import EngineError
 from game.engine.fair import SeededRNG
-from game.engine.stats import mean_ci, ms_cells, ms_summary
+from game.engine.stats import MoveClock, load_average, mean_ci, ms_cells, ms_summary
 from games.kastet.engine.bots import LEVELS, choose
 from games.kastet.engine.deal import new_hand
 from games.kastet.engine.rules import apply
@@ -36,13 +36,17 @@ def bot_view(hand: HandState, seat: int) -> dict:
 
 
 def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
-                  timings: dict | None = None) -> int:  # fmt: skip
-    """Play a hand to its end with one bot per seat; returns the number of actions."""
+                  timings: dict | None = None, clock: MoveClock | None = None) -> int:  # fmt: skip
+    """Play a hand to its end with one bot per seat; returns the number of actions.
+    ``timings`` maps a level to each decision's seconds (view copy included);
+    ``clock`` times each decision by level, CPU and wall clock (view copy excluded)."""
+    clock = clock or MoveClock()
     actions = 0
     while not hand.over:
         seat = hand.turn
         t0 = time.perf_counter()
-        action = choose(bot_view(hand, seat), levels[seat], rng)
+        view = bot_view(hand, seat)
+        action = clock.call(levels[seat], choose, view, levels[seat], rng)
         if timings is not None:
             timings[levels[seat]].append(time.perf_counter() - t0)
         try:
@@ -61,12 +65,13 @@ def simulate(hands: int, levels: list[str], seed: int = 1, progress=None) -> dic
     scores: dict[str, list[int]] = defaultdict(list)
     finished: dict[str, int] = defaultdict(int)
     timings: dict[str, list[float]] = defaultdict(list)
+    clock = MoveClock()
     blocked = actions = 0
     start = time.perf_counter()
     for h in range(hands):
         order = [levels[(s + h) % len(levels)] for s in range(4)]
         hand = new_hand(h % 4, SeededRNG(f"kastet-sim:{seed}:{h}"))
-        actions += play_bot_hand(hand, order, rng, timings)
+        actions += play_bot_hand(hand, order, rng, timings, clock)
         blocked += hand.blocked
         for s in range(4):
             shed[order[s]].append(hand.laid[s])
@@ -89,9 +94,11 @@ def simulate(hands: int, levels: list[str], seed: int = 1, progress=None) -> dic
             "score_mean": round(m, 2), "score_ci95": round(ci, 2),
             "finished": round(finished[lvl] / len(shed[lvl]), 3),
             "move_ms": ms_summary(t),
+            "cpu_ms": ms_summary(clock.cpu[lvl]),
         }  # fmt: skip
     return {"hands": hands, "seed": seed, "levels": levels, "seconds": round(elapsed, 1),
-            "actions": actions, "blocked": blocked, "by_level": report}  # fmt: skip
+            "actions": actions, "blocked": blocked, "by_level": report,
+            "load_average": load_average()}  # fmt: skip
 
 
 def separated(report: dict, key: str = "shed") -> bool:
@@ -120,16 +127,18 @@ def main(argv=None) -> int:
     print(f"{r['hands']} hands (seed {r['seed']}) in {r['seconds']} s, {r['actions']} actions, "
           f"{r['blocked']} blocked")  # fmt: skip
     print(f"{'level':8} {'seats':>6} {'tiles shed':>11} {'±95%':>6} {'mean score':>11} "
-          f"{'±95%':>6} {'finished':>9} {'move p50':>9} {'p99':>8} {'max':>8}")  # fmt: skip
+          f"{'±95%':>6} {'finished':>9} {'CPU p50':>9} {'p99':>8} {'max':>8}  "
+          f"{'wall p50':>9} {'p99':>8} {'max':>8}")  # fmt: skip
     for lvl, x in r["by_level"].items():
         ms = x["move_ms"]
         print(f"{lvl:8} {x['seats']:>6} {x['shed_mean']:>11.2f} {x['shed_ci95']:>6.2f} "
               f"{x['score_mean']:>11.1f} {x['score_ci95']:>6.1f} {x['finished']:>9.1%} "
-              f"{ms_cells(ms)}")  # fmt: skip
+              f"{ms_cells(x['cpu_ms'])}  {ms_cells(ms)}")  # fmt: skip
     if set(r["by_level"]) == set(LEVELS):
         print("hard > normal > easy, 95% intervals apart: tiles shed "
               f"{'yes' if separated(r) else 'NO'}, score "
               f"{'yes' if _score_sep(r) else 'NO'}")  # fmt: skip
+    print(f"load average {r['load_average']}")
     return 0
 
 

@@ -6,7 +6,8 @@
   (a fresh process: caches start empty), p50 / p99 / max in ms;
 * engine: hands/second of play where every seat draws and throws a random tile
   (counting each rack at the end, V-S3), by the wall clock and by CPU time;
-* bots: one ``hard`` decision per turn from a JSON copy of the view, p50 / p99 in ms.
+* bots: every decision of each level (tables of hard, normal, easy, normal turning
+  seats) from a JSON copy of the view: CPU and wall-clock p50 / p99 / max in ms.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ import random
 import time
 
 from game.engine.fair import SeededRNG
-from game.engine.stats import percentile
+from game.engine.stats import MoveClock, load_average, move_table, percentile
 from games.kdvli.engine import bots
 from games.kdvli.engine.counting import count
 from games.kdvli.engine.hand import apply, new_hand
-from games.kdvli.engine.simulate import bot_view
+from games.kdvli.engine.simulate import bot_view, play_hand
 from games.okey.engine.deal import shuffled_deal
 from games.okey.engine.tiles import face_of, okey_face
+
+LEVEL_ORDER = ("hard", "normal", "easy", "normal")
 
 
 def bench_counting(racks: int, seed: int) -> dict:
@@ -78,6 +81,16 @@ def bench_bots(hands: int, seed: int, level: str = "hard") -> dict:
             "cpu_p99_ms": percentile(cpu, 0.99) * 1e3}  # fmt: skip
 
 
+def bench_levels(hands: int, seed: int) -> dict:
+    """Every decision of each level on mixed tables (the levels turn seats each hand)."""
+    rng = random.Random(seed)
+    clock = MoveClock()
+    for i in range(hands):
+        levels = [LEVEL_ORDER[(s + i) % 4] for s in range(4)]
+        play_hand(new_hand(i % 4, SeededRNG(seed * 104729 + i)), levels, rng, clock=clock)
+    return clock.report(("hard", "normal", "easy"))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--racks", type=int, default=5000)
@@ -98,6 +111,8 @@ def main(argv=None) -> int:
     b = bench_bots(args.bot_hands, args.seed)
     print(f"hard bot, {b['moves']} moves: p50 {b['p50_ms']:.2f} ms  p99 {b['p99_ms']:.2f} ms  "
           f"max {b['max_ms']:.2f} ms (wall clock); CPU p99 {b['cpu_p99_ms']:.2f} ms")  # fmt: skip
+    print("\n".join(move_table(bench_levels(args.bot_hands, args.seed), "bot decision")))
+    print(f"load average {load_average()}")
     return 0
 
 

@@ -25,7 +25,6 @@ import random
 from functools import lru_cache
 
 from games.kdvli.engine import counting
-from games.kdvli.engine.groups import value
 from games.okey.engine.tiles import FAKE, colour_of, number_of, parse_face
 
 LEVELS = ("easy", "normal", "hard")
@@ -52,21 +51,7 @@ def _without(faces: list[int], face: int) -> list[int]:
 
 def _finishes(faces: list[int], okey: int, kinds=("runs", "pairs")) -> list[tuple]:
     """Every (finishing face, kind, groups) the 15 faces allow (V-F1, V-F2)."""
-    out = []
-    # Without f the points drop by at most f's value (an arrangement of the rest is one
-    # of the whole rack with f left out), so only tiles worth at least the whole rack's
-    # points can be finishing tiles: usually none, and one count decides.
-    whole = _count(_key(faces), okey)
-    for f in sorted(set(faces)):
-        v = value(f, okey)
-        if v < whole.runs_points and v < whole.pairs_points:
-            continue
-        c = _count(_key(_without(faces, f)), okey)
-        if "runs" in kinds and c.runs_points == 0:
-            out.append((f, "runs", c.groups))
-        if "pairs" in kinds and c.pairs_points == 0 and len(c.pairs) == 7:
-            out.append((f, "pairs", c.pairs))
-    return out
+    return counting.finishes(faces, okey, kinds, lambda fs, ok: _count(_key(fs), ok))
 
 
 def _metric(faces: list[int], okey: int, level: str) -> int:

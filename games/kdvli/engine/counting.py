@@ -368,3 +368,27 @@ def count(faces: list[int], okey: int) -> Count:
 def points(faces: list[int], okey: int) -> int:
     """V-S2: ``min(runs points, 2 × pairs points)``."""
     return count(faces, okey).points
+
+
+def finishes(faces: list[int], okey: int, kinds=("runs", "pairs"), counter=None) -> list[tuple]:
+    """Every ``(finishing face, kind, groups)`` that 15 faces allow (V-F1, V-F2): the
+    other 14 make runs and sets (``"runs"``) or seven pairs (``"pairs"``), in face order.
+    ``counter(faces, okey)`` counts a rack (``count``, or a cached copy of it)."""
+    counter = counter or count
+    out = []
+    # Without f the points drop by at most f's value (an arrangement of the rest is one
+    # of the whole rack with f left out), so only tiles worth at least the whole rack's
+    # points can be finishing tiles: usually none, and one count decides.
+    whole = counter(faces, okey)
+    for f in sorted(set(faces)):
+        v = _value(f, okey)
+        if v < whole.runs_points and v < whole.pairs_points:
+            continue
+        rest = list(faces)
+        rest.remove(f)
+        c = counter(rest, okey)
+        if "runs" in kinds and c.runs_points == 0:
+            out.append((f, "runs", c.groups))
+        if "pairs" in kinds and c.pairs_points == 0 and len(c.pairs) == 7:
+            out.append((f, "pairs", c.pairs))
+    return out

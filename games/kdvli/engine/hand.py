@@ -530,14 +530,38 @@ def _layout(hand: Hand, seat: int, kind: str, a: dict) -> list[dict]:
     return [{"type": kind, "seat": seat}]
 
 
+def finishing(hand: Hand, seat: int, kinds=("runs", "pairs")) -> list[tuple]:
+    """The finishes ``seat`` could make now (V-F1, V-F2): ``(finishing face, kind,
+    groups of the other 14)`` — none unless it is the seat's turn with 15 tiles, after
+    its take (or on the starter's first turn).  A real okey first (it doubles what the
+    others pay, V-S1), then in face order."""
+    rack = hand.racks[seat]
+    if hand.over or hand.turn != seat or not hand.may_play() or rack.count() != 15:
+        return []
+    fins = counting.finishes([face_of(t) for t in rack.tiles()], hand.okey, kinds)
+    return sorted(fins, key=lambda fin: fin[0] != hand.okey)
+
+
+def finishing_tiles(hand: Hand, seat: int) -> list[int]:
+    """The seat's tiles that could be its finishing tile now (either kind, V-F1)."""
+    faces = {fin[0] for fin in finishing(hand, seat)}
+    return [t for t in hand.racks[seat].tiles() if face_of(t) in faces]
+
+
 def arrange(hand: Hand, seat: int, how: str) -> None:
     """V-R2: lay the rack out as the counted runs and sets (or pairs), groups apart,
-    left-over tiles at the end; nothing is discarded."""
+    left-over tiles at the end; nothing is discarded.  When the rack can finish that
+    way now (V-F1, V-F2), the groups are those of the other 14 tiles and the finishing
+    tile comes last, alone, ready to go on the indicator."""
     rack = hand.racks[seat]
     tiles = rack.tiles()
     faces = [face_of(t) for t in tiles]
-    c = counting.count(faces, hand.okey)
-    groups = c.groups if how == "runs" else c.pairs
+    fins = finishing(hand, seat, (how,))
+    if fins:
+        groups = fins[0][2]
+    else:
+        c = counting.count(faces, hand.okey)
+        groups = c.groups if how == "runs" else c.pairs
     pool = list(tiles)
 
     def pick(face):

@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 
 from game.engine.fair import SeededRNG
-from game.engine.stats import mean_ci, ms_summary, percentile
+from game.engine.stats import MoveClock, load_average, mean_ci, move_table, ms_summary, percentile
 from games.kdvli.engine import bots
 from games.kdvli.engine.hand import Hand, apply, new_hand
 from games.kdvli.engine.views import hand_view
@@ -31,13 +31,18 @@ def bot_view(hand: Hand, seat: int) -> dict:
 
 
 def play_hand(hand: Hand, levels: list[str], rng: random.Random,
-              timings: list | None = None, cpu: list | None = None) -> int:  # fmt: skip
-    """Play one hand to its end with a bot per seat; returns the number of actions."""
+              timings: list | None = None, cpu: list | None = None,
+              clock: MoveClock | None = None) -> int:  # fmt: skip
+    """Play one hand to its end with a bot per seat; returns the number of actions.
+    ``timings``/``cpu`` get each decision's seconds (view copy included), ``clock``
+    each decision by level (view copy excluded)."""
+    clock = clock or MoveClock()
     n = 0
     while not hand.over:
         seat = hand.turn
         c0, t0 = time.thread_time(), time.perf_counter()
-        action = bots.choose(bot_view(hand, seat), levels[seat], rng)
+        view = bot_view(hand, seat)
+        action = clock.call(levels[seat], bots.choose, view, levels[seat], rng)
         if timings is not None:
             timings.append(time.perf_counter() - t0)
         if cpu is not None:
@@ -54,6 +59,7 @@ def run(hands: int, seed: int, levels: list[str]) -> dict:
     scores: dict[str, list[int]] = defaultdict(list)
     timings: list[float] = []
     cpu: list[float] = []
+    clock = MoveClock()
     finished = voids = actions = 0
     start = time.perf_counter()
     i = 0
@@ -62,7 +68,7 @@ def run(hands: int, seed: int, levels: list[str]) -> dict:
         seat_levels = [levels[(s + rot) % 4] for s in range(4)]
         hand = new_hand(finished % 4, SeededRNG(seed * 1_000_003 + i))
         i += 1
-        actions += play_hand(hand, seat_levels, rng, timings, cpu)
+        actions += play_hand(hand, seat_levels, rng, timings, cpu, clock)
         if hand.void:
             voids += 1
             continue
@@ -85,6 +91,8 @@ def run(hands: int, seed: int, levels: list[str]) -> dict:
             "cpu_p50": round(percentile(cpu, 0.5) * 1e3, 2),
             "cpu_p99": round(percentile(cpu, 0.99) * 1e3, 2),
         },  # fmt: skip
+        "moves": clock.report([lv for lv in ("hard", "normal", "easy") if lv in levels]),
+        "load_average": load_average(),
     }
 
 
@@ -111,6 +119,8 @@ def main(argv=None) -> int:
         f"bot move ms (view copy included), wall clock: p50 {b['p50']}  p99 {b['p99']}  "
         f"max {b['max']}; CPU time: p50 {b['cpu_p50']}  p99 {b['cpu_p99']}"
     )
+    print("\n".join(move_table(r["moves"], "bot decision")))
+    print(f"load average {r['load_average']}")
     return 0
 
 

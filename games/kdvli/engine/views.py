@@ -10,7 +10,7 @@ seat's tiles, ids or points during the hand, the deck order, the deal or any see
 from __future__ import annotations
 
 from games.kdvli.engine import counting
-from games.kdvli.engine.hand import SEATS, Hand
+from games.kdvli.engine.hand import SEATS, Hand, finishing_tiles
 from games.okey.engine.deal import deal_order
 from games.okey.engine.tiles import face_name, face_of
 
@@ -102,6 +102,8 @@ def hand_view(hand: Hand, seat: int | None) -> dict:
             "show_indicator": mine and first and not hand.taken and not hand.shown[seat]
             and any(face_of(t) == ind for t in rack.tiles()),
         }  # fmt: skip
+        # V-F1: the seat's own tiles that could finish now (the table marks them)
+        view["finishing_tiles"] = [hand.ids[t] for t in finishing_tiles(hand, seat)]
     return view
 
 

@@ -7,6 +7,12 @@ board, zones, scores, the bag's count and its own rack.
   nearest to it.
 * ``easy`` plays short words (at most 3 tiles) aiming at 20–45 % of the best.
 With no play: exchange (the highest-valued tiles, as many as the bag allows), else pass.
+
+Each level has a work budget per decision (the engine reads no clock): ``BUDGETS``, the
+move generator's search steps (``movegen.generate``).  Plays without jokers come first
+and are almost always all found; the joker plays, the generator's costly part (both
+jokers in the rack: up to 500,000 steps, about a second of CPU), are searched as far as
+the budget goes (README, "Benchmarks").
 """
 
 from __future__ import annotations
@@ -18,6 +24,9 @@ from games.kelimeki.engine.lexicon import lexicon_for
 from games.kelimeki.engine.movegen import Move, Position, generate
 from games.kelimeki.engine.rules import JOKER_FINISH
 
+# Search steps per decision, about 2 µs each on this machine (README, "Benchmarks").
+BUDGETS = {"easy": 8000, "normal": 8000, "hard": 10000}
+
 
 def _value(move: Move, view: dict) -> int:
     bonus = 0
@@ -26,10 +35,11 @@ def _value(move: Move, view: dict) -> int:
     return move.kept + bonus
 
 
-def best_move(view: dict) -> Move | None:
-    """The best-scoring legal play for the view's seat, or None (ties: fewer jokers,
-    then fewer tiles, then the first in board order — deterministic)."""
-    moves = generate(Position.from_view(view), lexicon_for(view["words"]))
+def best_move(view: dict, budget: int | None = BUDGETS["hard"]) -> Move | None:
+    """The best-scoring legal play for the view's seat found within ``budget`` search
+    steps (None: every play), or None (ties: fewer jokers, then fewer tiles, then the
+    first in board order — deterministic)."""
+    moves = generate(Position.from_view(view), lexicon_for(view["words"]), budget)
     if not moves:
         return None
     return max(moves, key=lambda m: (_value(m, view), -m.jokers, -m.tiles, _order(m)))
@@ -51,7 +61,7 @@ def _fallback(view: dict, rng: random.Random) -> dict:
 def choose(view: dict, level: str, rng: random.Random) -> dict:
     if view.get("over") or view.get("turn") != view.get("seat"):
         raise ValueError("not this seat's turn")
-    moves = generate(Position.from_view(view), lexicon_for(view["words"]))
+    moves = generate(Position.from_view(view), lexicon_for(view["words"]), BUDGETS.get(level))
     if not moves:
         return _fallback(view, rng)
     if level == "hard":

@@ -94,15 +94,51 @@ def _touch_sets(pos: Position) -> list[frozenset[int]]:
     return out
 
 
-def generate(pos: Position, lex: Lexicon) -> list[Move]:
-    """All legal plays (distinct tile sets), unordered."""
+class _OutOfSteps(Exception):
+    pass
+
+
+def generate(pos: Position, lex: Lexicon, budget: int | None = None) -> list[Move]:
+    """All legal plays (distinct tile sets), unordered.
+
+    ``budget`` bounds the work (the engine never reads a clock): at most that many
+    search steps (a step is one call of the walk along a line or of the left-part
+    builder).  With a budget the plays are searched in passes, the cheap ones first:
+    without the rack's jokers, then with one and with two jokers laid from the anchor
+    on, then with jokers anywhere (a joker scores nothing, W-S1, and a joker in the
+    part left of an anchor, free of any cross-check, multiplies the search by the
+    alphabet); the plays found when the steps run out are returned.  ``None`` (the
+    default) finds every play.
+    """
+    if budget is None:
+        return list(_generate(pos, lex, [(None, True)]).values())
+    jokers = pos.rack.count(JOKER)
+    passes = [(k, False) for k in range(jokers + 1)] + ([(jokers, True)] if jokers else [])
+    found: dict[frozenset, Move] = {}
+    try:
+        _generate(pos, lex, passes, [budget], found, one_joker_letter=True)
+    except _OutOfSteps:
+        pass
+    return list(found.values())
+
+
+def _generate(pos: Position, lex: Lexicon, passes: list[tuple[int | None, bool]],
+              steps: list | None = None, found: dict | None = None,
+              one_joker_letter: bool = False) -> dict[frozenset, Move]:  # fmt: skip
+    """The plays of each pass ``(jokers, joker_left)`` — using at most ``jokers`` of the
+    rack's jokers (None: all), in the part left of an anchor too if ``joker_left`` —
+    added to ``found``; ``steps[0]`` counts down the steps left (None: no limit).
+    ``one_joker_letter``: of the letters a joker may stand for that lead to the same
+    DAWG node (the same words follow), only the first in W-T1 order is tried: the
+    plays differ only in that joker's letter, and a joker scores nothing (W-S1)."""
     cells = pos.cells
     rack = dict.fromkeys(TILES_ALL, 0)
     for t in pos.rack:
         rack[t] += 1
-    n_rack = len(pos.rack)
-    if n_rack == 0:
-        return []
+    rack_jokers = rack[JOKER]
+    found = {} if found is None else found
+    if not pos.rack:
+        return found
     trie = lex.trie
     words = lex.words
     touch = _touch_sets(pos)
@@ -120,15 +156,23 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
             for i in range(board.CELLS)
         ]
         if not any(anchor):
-            return []
+            return found
     every_neighbour_is_anchor = not home_open
-    found: dict[frozenset, Move] = {}
     rack_letters = [t for t in LETTERS if rack[t]]
+    crosses: dict[tuple, tuple] = {}  # each line's cross-checks, computed once
 
     def scan_line(line: list[int], along_row: bool) -> None:
+        key = (along_row, line[0])
+        if key not in crosses:
+            crosses[key] = cross_checks(line, along_row)
+        allowed, cross_base, order = crosses[key]
+        scan(line, allowed, cross_base, order)
+
+    def cross_checks(line: list[int], along_row: bool) -> tuple[list, list, list]:
         pstep = SIZE if along_row else 1
         # cross-checks for this line's empty cells: allowed letters and base points
         allowed: list[frozenset | None] = [None] * SIZE
+        order: list[tuple | None] = [None] * SIZE  # the allowed letters in W-T1 order
         cross_base: list[int | None] = [None] * SIZE
         for j, i in enumerate(line):
             if occupied[i]:
@@ -147,8 +191,12 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 b += pstep
             if pre or post:
                 p, s = "".join(reversed(pre)), "".join(post)
-                allowed[j] = frozenset(L for L in LETTERS if p + L + s in words)
+                order[j] = tuple(L for L in LETTERS if p + L + s in words)
+                allowed[j] = frozenset(order[j])
                 cross_base[j] = base
+        return allowed, cross_base, order
+
+    def scan(line: list[int], allowed: list, cross_base: list, order: list) -> None:
         is_anchor = [anchor[i] for i in line]
         # empties[j]: empty cells in line[0..j-1]; used to prune unreachable starts
         empties = [0]
@@ -163,6 +211,10 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
 
         def walk(j, node, placed, main, cross, has_anchor, start):
             """The word so far covers line[start..j-1] (``node`` its trie node)."""
+            if steps is not None:
+                steps[0] -= 1
+                if steps[0] < 0:
+                    raise _OutOfSteps
             if j == SIZE or not occupied[line[j]]:
                 if has_anchor and placed and j - start >= 2 and END in node:
                     _record(placed, main, cross)
@@ -201,11 +253,16 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 rack[L] += 1
             if rack[JOKER] > 0:
                 rack[JOKER] -= 1
-                pairs = node.items() if ok is None else ((L, node.get(L)) for L in ok)
+                pairs = node.items() if ok is None else ((L, node.get(L)) for L in order[j])
                 cj = cross + (cb if cb is not None else 0)
+                seen = set() if one_joker_letter else None
                 for L, child in pairs:
                     if L == END or child is None:
                         continue
+                    if seen is not None:  # the same subtree: the same plays, worth the same
+                        if id(child) in seen:
+                            continue
+                        seen.add(id(child))
                     placed.append((i, L, True))
                     walk(nj, child, placed, main, cj, anch, start)
                     placed.pop()
@@ -224,6 +281,8 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
             k2 = len(t)
             kept = pts - tax_shares(pts, k2) * k2
             found[key] = Move(tuple(placed), pts, kept, k2)
+            if kept > line_best.get(line[0], -1):
+                line_best[line[0]] = kept
 
         if not every_neighbour_is_anchor:
             # first play (only the home square is an anchor): walk from every start
@@ -240,6 +299,10 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
         # just before it (no tile touches them, so no cross-checks), then extend right.
         # A play is found once per line, from its leftmost anchor.
         def left_part(a, node, letters, limit):
+            if steps is not None:
+                steps[0] -= 1
+                if steps[0] < 0:
+                    raise _OutOfSteps
             n_left = len(letters)
             if n_left:
                 start = a - n_left
@@ -265,9 +328,14 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 left_part(a, child, letters, limit - 1)
                 letters.pop()
                 rack[L] += 1
-            if rack[JOKER] > 0:
+            if joker_left and rack[JOKER] > 0:
                 rack[JOKER] -= 1
+                seen = set()
                 for L, child in node.items():
+                    if one_joker_letter:
+                        if id(child) in seen:
+                            continue
+                        seen.add(id(child))
                     if L != END:
                         letters.append((L, True))
                         left_part(a, child, letters, limit - 1)
@@ -299,12 +367,20 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 limit -= 1  # the left part may not start right after a tile
             left_part(a, trie, [], max(0, min(limit, n_rack - 1)))
 
-    for along_row in (True, False):
-        for k in range(SIZE):
-            line = [k * SIZE + j for j in range(SIZE)] if along_row else [
-                j * SIZE + k for j in range(SIZE)]  # fmt: skip
+    lines = [([k * SIZE + j for j in range(SIZE)], True) for k in range(SIZE)]
+    lines += [([j * SIZE + k for j in range(SIZE)], False) for k in range(SIZE)]
+    line_best: dict[int, int] = {}  # per line (its first cell): the best play kept so far
+    # ``n_rack`` and ``joker_left`` are read by the walks above (closures)
+    for jokers_allowed, joker_left in passes:  # noqa: B007
+        rack[JOKER] = rack_jokers if jokers_allowed is None else min(rack_jokers, jokers_allowed)
+        n_rack = len(pos.rack) - rack_jokers + rack[JOKER]
+        if n_rack == 0:
+            continue
+        if steps is not None:  # a budget: the lines that gave the best plays first
+            lines.sort(key=lambda la: -line_best.get(la[0][0], -1))
+        for line, along_row in lines:
             scan_line(line, along_row)
-    return list(found.values())
+    return found
 
 
 def _covers_home(pos: Position, placed) -> bool:

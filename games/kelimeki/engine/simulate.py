@@ -17,14 +17,18 @@ import random
 import time
 
 from game.engine.protocol import BOT_LEVELS
-from game.engine.stats import mean_ci
+from game.engine.stats import MoveClock, load_average, mean_ci, move_table
 from games.kelimeki.engine import GAME
+from games.kelimeki.engine.lexicon import shipped
 
 MAX_ACTIONS = 1000  # far above any real game (W-E2 ends a run of passes)
 
 
-def play_game(levels: list[str], rng: random.Random, timings: list | None = None):
-    """One whole game through the protocol only; returns the final state."""
+def play_game(levels: list[str], rng: random.Random, timings: list | None = None,
+              clock: MoveClock | None = None):  # fmt: skip
+    """One whole game through the protocol only; returns the final state.  ``timings``
+    gets each decision's (wall, CPU) seconds, ``clock`` each decision by level."""
+    clock = clock or MoveClock()
     state = GAME.new_match({}, len(levels), rng)
     for _ in range(MAX_ACTIONS):
         if GAME.match_over(state):
@@ -32,7 +36,7 @@ def play_game(levels: list[str], rng: random.Random, timings: list | None = None
         (seat,) = GAME.may_act(state)
         view = json.loads(json.dumps(GAME.view_for(state, seat)))
         t0, c0 = time.perf_counter(), time.process_time()
-        action = GAME.bot_choose(view, levels[seat], rng)
+        action = clock.call(levels[seat], GAME.bot_choose, view, levels[seat], rng)
         if timings is not None:  # (wall, CPU) seconds of the decision
             timings.append((time.perf_counter() - t0, time.process_time() - c0))
         GAME.apply(state, seat, action, 0.0)
@@ -41,6 +45,8 @@ def play_game(levels: list[str], rng: random.Random, timings: list | None = None
 
 def run(games: int, seed: int, players: int = 2) -> dict:
     out = {}
+    clock = MoveClock()
+    shipped().trie  # noqa: B018 - built once per process, not in the first move's time
     start = time.perf_counter()
     for level in BOT_LEVELS:
         rng = random.Random(f"{seed}:{level}")
@@ -49,7 +55,7 @@ def run(games: int, seed: int, players: int = 2) -> dict:
             seat = g % 2
             levels = ["normal"] * players
             levels[seat] = level
-            state = play_game(levels, rng)
+            state = play_game(levels, rng, clock=clock)
             scores.append(state.scores[seat])
             wins += state.scores[seat] == max(state.scores)
         m, h = mean_ci(scores)
@@ -59,6 +65,8 @@ def run(games: int, seed: int, players: int = 2) -> dict:
     out["games_per_second"] = round(3 * games / elapsed, 3)
     e, n, h = (out[k]["ci95"] for k in ("easy", "normal", "hard"))
     out["ordered"] = e[1] < n[0] and n[1] < h[0]  # hard > normal > easy, no overlap
+    out["moves"] = clock.report(("hard", "normal", "easy"))
+    out["load_average"] = load_average()
     return out
 
 
@@ -75,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
               f"wins {r['win_rate']:.0%} vs normal  ({r['games']} games)")  # fmt: skip
     print(f"hard > normal > easy with intervals apart: {res['ordered']}; "
           f"{res['games_per_second']} games/s")  # fmt: skip
+    print("\n".join(move_table(res["moves"], "bot decision")))
+    print(f"load average {res['load_average']}")
     print(json.dumps(res, ensure_ascii=False))
     return 0
 

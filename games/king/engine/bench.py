@@ -16,11 +16,11 @@ import argparse
 import json
 import random
 import time
-from collections import defaultdict
 
-from game.engine.stats import percentile as pct
+from game.engine.stats import MoveClock, load_average, move_table
 from games.king.engine.bots import LEVELS
 from games.king.engine.game import GAME
+from games.king.engine.simulate import play_hand
 
 
 def engine_speed(hands: int, seed: int) -> dict:
@@ -54,8 +54,7 @@ def engine_speed(hands: int, seed: int) -> dict:
 
 def bot_times(hands: int, seed: int) -> dict:
     rng = random.Random(seed)
-    wall: dict[str, list[float]] = defaultdict(list)
-    cpu: dict[str, list[float]] = defaultdict(list)
+    clock = MoveClock()
     levels = ["hard", "normal", "easy", "normal"]
     played = m = 0
     while played < hands:
@@ -63,27 +62,12 @@ def bot_times(hands: int, seed: int) -> dict:
         state = GAME.new_match({"length": 20}, 4, random.Random(f"{seed}:{m}"))
         m += 1
         while played < hands:
-            while not GAME.hand_over(state):
-                (seat,) = GAME.to_act(state)
-                view = json.loads(json.dumps(GAME.view_for(state, seat)))
-                t0, c0 = time.perf_counter(), time.thread_time()
-                action = GAME.bot_choose(view, order[seat], rng)
-                wall[order[seat]].append(time.perf_counter() - t0)
-                cpu[order[seat]].append(time.thread_time() - c0)
-                GAME.apply(state, seat, action, 0.0)
+            play_hand(state, order, rng, clock=clock)
             played += 1
             if GAME.match_over(state):
                 break
             GAME.start_next_hand(state, rng)
-    out = {}
-    for lvl in LEVELS:
-        w, c = wall[lvl], cpu[lvl]
-        out[lvl] = {"moves": len(w),
-                    "wall_ms": {"p50": round(pct(w, 0.5) * 1e3, 2), "p99": round(pct(w, 0.99) * 1e3, 2),
-                                "max": round(max(w, default=0) * 1e3, 2)},
-                    "cpu_ms": {"p50": round(pct(c, 0.5) * 1e3, 2), "p99": round(pct(c, 0.99) * 1e3, 2),
-                               "max": round(max(c, default=0) * 1e3, 2)}}  # fmt: skip
-    return out
+    return clock.report(LEVELS)
 
 
 def main(argv=None) -> int:
@@ -96,6 +80,7 @@ def main(argv=None) -> int:
     r = {
         "engine": engine_speed(args.hands, args.seed),
         "bots": bot_times(args.bot_hands, args.seed),
+        "load_average": load_average(),
     }
     if args.json:
         print(json.dumps(r))
@@ -104,11 +89,8 @@ def main(argv=None) -> int:
     print(f"engine: {e['hands']} random-legal hands, {e['actions']} actions in {e['seconds']} s")
     print(f"  hands/s   {e['hands_per_second']} (wall)   {e['cpu_hands_per_second']} (CPU)")
     print(f"  actions/s {e['actions_per_second']} (wall)   {e['cpu_actions_per_second']} (CPU)")
-    print(f"bots ({args.bot_hands} hands): move time p50 / p99 / max")
-    for lvl, b in r["bots"].items():
-        w, c = b["wall_ms"], b["cpu_ms"]
-        print(f"  {lvl:7} {b['moves']:>6} moves   wall {w['p50']:.1f} / {w['p99']:.1f} / "
-              f"{w['max']:.1f} ms   CPU {c['p50']:.1f} / {c['p99']:.1f} / {c['max']:.1f} ms")  # fmt: skip
+    print("\n".join(move_table(r["bots"], f"{args.bot_hands} bot hands")))
+    print(f"load average {r['load_average']}")
     return 0
 
 

@@ -7,8 +7,18 @@
   the trick, dumps penalty and high cards when void, and wins only when it must; in a
   trump hand it takes tricks as cheaply as it can; in *Son iki* it sheds high cards
   before trick 12.  It chooses the contract by playing a few random deals of the
-  unseen cards out with these rules for each allowed contract (and trump suit), with
-  the value of the choices it keeps for later (the quota, G-H4).
+  unseen cards out with these rules for each allowed contract (and trump suit).
+
+Choosing the contract (normal and hard; issue 29).  From its own 13 cards only (P-1),
+the bot estimates each allowed contract's worth to it: its mean score over the deals
+played out, *relative to the others* — its score less the mean of the three others',
+``(4v − H) / 3`` for the contract's hand total ``H`` (G-S8).  A penalty hand that
+suits it (it takes little of a large total) is then worth more than a middling trump
+hand, which gives the others tricks too.  To that it adds the worth of the choices it
+keeps for later (G-H4's quota left, at the mean worth of a random hand's best *ceza*
+and best *koz*, ``BASELINE``): *koz* is taken now when this hand's trump is better
+than a later one is likely to be, else a *ceza* that suits the hand; the limit of two
+plays per penalty contract (G-H5) spreads the choices further.
 * ``hard``   reasons about the hidden cards: it samples deals of the unseen cards that
   agree with everything its seat saw (the cards played, the suits a seat showed it
   lacks, the penalty cards a seat showed it does not hold: ``views.deductions``), plays
@@ -22,16 +32,17 @@ from __future__ import annotations
 import random
 
 from games.king.engine.cards import HEARTS, card, name, suit_index
-from games.king.engine.contracts import EARLY_END, KOZ, PENALTIES, PENALTY_CARDS
+from games.king.engine.contracts import EARLY_END, HAND_TOTAL, KOZ, PENALTIES, PENALTY_CARDS
 from games.king.engine.rules import legal_cards, trick_winner_index
 
 LEVELS = ("easy", "normal", "hard")
 
-# Mean value (own hand score, by this module's play-outs) of the best koz and the best
-# penalty option for a random 13-card hand: the worth of a choice kept for later.
-# Measured with ``python -m games.king.engine.simulate --baseline 2000``.
-BASELINE = {"koz": 230.4, "ceza": -40.9}
-CHOICE_DEALS = {"normal": 3, "hard": 14}
+# Mean worth (``relative``: own hand score less the others' mean, by this module's
+# play-outs) of the best koz and the best penalty option for a random 13-card hand: the
+# worth of a choice kept for later.  Measured with
+# ``python -m games.king.engine.simulate --baseline 2000``.
+BASELINE = {"koz": 90.5, "ceza": 76.5}
+CHOICE_DEALS = {"normal": 3, "hard": 20}
 PLAY_ROLLOUTS = 160  # the hard bot's play-outs per card decision (all candidates)
 MIN_DEALS, MAX_DEALS = 6, 40
 
@@ -230,6 +241,12 @@ def options(view: dict) -> list[tuple[str, int | None]]:
     return out
 
 
+def relative(contract: str, own: float) -> float:
+    """A seat's score less the mean of the three others' when it scores ``own`` in
+    ``contract`` (the four add up to the hand total, G-S8)."""
+    return (4 * own - HAND_TOTAL[contract]) / 3
+
+
 def contract_values(hand: list[int], opts, me: int, deals: int, rng: random.Random):
     """Mean own score of each option over ``deals`` random deals of the unseen cards,
     played out from the first lead (the chooser leads, G-P1)."""
@@ -257,7 +274,7 @@ def choose_contract(view: dict, level: str, rng: random.Random) -> dict:
     else:
         hand = [card(c) for c in view["hand"]]
         values = contract_values(hand, opts, view["seat"], CHOICE_DEALS[level], rng)
-        scored = [v + _future(view, "koz" if c == KOZ else "ceza")
+        scored = [relative(c, v) + _future(view, "koz" if c == KOZ else "ceza")
                   for v, (c, _) in zip(values, opts)]  # fmt: skip
         contract, trump = opts[max(range(len(opts)), key=scored.__getitem__)]
     action = {"type": "choose", "contract": contract}
@@ -335,14 +352,14 @@ __all__ = ["LEVELS", "choose"]
 
 
 def measure_baseline(hands: int, seed: int = 1, deals: int = 8) -> dict:
-    """The mean value of the best koz and the best penalty option over random hands
-    (``BASELINE``), by the same play-outs the bots use."""
+    """The mean relative worth of the best koz and the best penalty option over random
+    hands (``BASELINE``), by the same play-outs the bots use."""
     rng = random.Random(seed)
     opts = [(p, None) for p in PENALTIES] + [(KOZ, t) for t in range(4)]
     koz = ceza = 0.0
     for _ in range(hands):
         hand = sorted(rng.sample(range(52), 13))
-        v = contract_values(hand, opts, 0, deals, rng)
+        v = [relative(c, x) for x, (c, _) in zip(contract_values(hand, opts, 0, deals, rng), opts)]
         ceza += max(v[:6])
         koz += max(v[6:])
     return {"koz": round(koz / hands, 1), "ceza": round(ceza / hands, 1)}

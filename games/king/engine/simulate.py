@@ -16,11 +16,12 @@ import argparse
 import json
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-from game.engine.stats import mean_ci, ms_cells, ms_summary
+from game.engine.stats import MoveClock, load_average, mean_ci, ms_cells, ms_summary
 from games.king.engine import bots
 from games.king.engine.bots import LEVELS, measure_baseline
+from games.king.engine.contracts import CONTRACTS
 from games.king.engine.game import GAME
 
 
@@ -29,15 +30,18 @@ def bot_view(state, seat: int) -> dict:
     return json.loads(json.dumps(GAME.view_for(state, seat)))
 
 
-def play_hand(state, levels: list[str], rng: random.Random, timings=None) -> int:
+def play_hand(state, levels: list[str], rng: random.Random, timings=None,
+              clock: MoveClock | None = None) -> int:  # fmt: skip
     """Play the current hand to its end with one bot per seat; returns the actions.
-    ``timings`` maps a level to the seconds each of its decisions took."""
+    ``timings`` maps a level to the seconds each of its decisions took; ``clock``
+    times them by level (CPU and wall clock)."""
+    clock = clock or MoveClock()
     n = 0
     while not GAME.hand_over(state):
         (seat,) = GAME.to_act(state)
         view = bot_view(state, seat)
         t0 = time.perf_counter()
-        action = GAME.bot_choose(view, levels[seat], rng)
+        action = clock.call(levels[seat], GAME.bot_choose, view, levels[seat], rng)
         if timings is not None:
             timings[levels[seat]].append(time.perf_counter() - t0)
         GAME.apply(state, seat, action, 0.0)  # a bot's illegal move raises: a bug
@@ -51,6 +55,9 @@ def simulate(hands: int, levels: list[str], seed: int = 1, length: int = 20) -> 
     rng = random.Random(seed)
     scores: dict[str, list[int]] = defaultdict(list)
     timings: dict[str, list[float]] = defaultdict(list)
+    clock = MoveClock()
+    # contracts chosen, by the chooser's level (G-H2 ids; koz with its trump suit apart)
+    chosen: dict[str, Counter] = defaultdict(Counter)
     played = actions = matches = 0
     start = time.perf_counter()
     while played < hands:
@@ -58,7 +65,8 @@ def simulate(hands: int, levels: list[str], seed: int = 1, length: int = 20) -> 
         state = GAME.new_match({"length": length}, 4, random.Random(f"{seed}:{matches}"))
         matches += 1
         while played < hands:
-            actions += play_hand(state, order, rng, timings)
+            actions += play_hand(state, order, rng, timings, clock)
+            chosen[order[state.hand.chooser]][state.hand.contract] += 1
             for s in range(4):
                 scores[order[s]].append(state.hand.scores[s])
             played += 1
@@ -67,6 +75,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, length: int = 20) -> 
             GAME.start_next_hand(state, random.Random(f"{seed}:{matches}:{played}"))
     elapsed = time.perf_counter() - start
     report = {}
+    moves = clock.report(sorted(set(levels), key=LEVELS.index))
     for lvl in sorted(set(levels), key=LEVELS.index):
         m, ci = mean_ci(scores[lvl])
         t = timings[lvl]
@@ -77,11 +86,18 @@ def simulate(hands: int, levels: list[str], seed: int = 1, length: int = 20) -> 
             "low": round(m - ci, 2),
             "high": round(m + ci, 2),
             "move_ms": {**ms_summary(t), "moves": len(t)},
+            "cpu_ms": moves[lvl]["cpu_ms"],
+            "contracts": {c: chosen[lvl][c] for c in CONTRACTS},
         }  # fmt: skip
     ranked = sorted(report, key=lambda lv: LEVELS.index(lv))
     separated = all(report[b]["low"] > report[a]["high"] for a, b in zip(ranked, ranked[1:]))
+    total = Counter()
+    for c in chosen.values():
+        total.update(c)
     return {"hands": played, "matches": matches, "length": length, "seconds": round(elapsed, 1),
-            "actions": actions, "levels": report, "separated": separated}  # fmt: skip
+            "actions": actions, "levels": report, "separated": separated,
+            "contracts": {c: total[c] for c in CONTRACTS},
+            "load_average": load_average()}  # fmt: skip
 
 
 def main(argv=None) -> int:
@@ -122,13 +138,18 @@ def main(argv=None) -> int:
         return 0
     print(f"{r['hands']} hands ({r['matches']} matches of {r['length']}) in {r['seconds']} s")
     print(f"{'level':8} {'seat-hands':>10} {'mean/hand':>10} {'±95%':>7} {'interval':>20} "
-          f"{'move p50':>9} {'p99':>8} {'max':>8}")  # fmt: skip
+          f"{'CPU p50':>9} {'p99':>8} {'max':>8}  {'wall p50':>9} {'p99':>8} {'max':>8}")  # fmt: skip
     for lvl, x in r["levels"].items():
-        ms = x["move_ms"]
         print(f"{lvl:8} {x['seat_hands']:>10} {x['mean']:>10.1f} {x['ci95']:>7.1f} "
               f"{'[' + format(x['low'], '.1f') + ', ' + format(x['high'], '.1f') + ']':>20} "
-              f"{ms_cells(ms)}")  # fmt: skip
+              f"{ms_cells(x['cpu_ms'])}  {ms_cells(x['move_ms'])}")  # fmt: skip
     print("hard > normal > easy with 95% intervals apart:", "yes" if r["separated"] else "NO")
+    print("contracts chosen, by the chooser's level:")
+    print(f"  {'level':8} " + " ".join(f"{c:>11}" for c in CONTRACTS))
+    for lvl, x in r["levels"].items():
+        print(f"  {lvl:8} " + " ".join(f"{x['contracts'][c]:>11}" for c in CONTRACTS))
+    print(f"  {'all':8} " + " ".join(f"{r['contracts'][c]:>11}" for c in CONTRACTS))
+    print(f"load average {r['load_average']}")
     return 0
 
 

@@ -18,7 +18,7 @@ from collections import defaultdict
 
 from game.engine.errors import EngineError
 from game.engine.fair import SeededRNG
-from game.engine.stats import mean_ci, ms_summary
+from game.engine.stats import MoveClock, load_average, mean_ci, move_table, ms_summary
 from games.kut.engine import bots
 from games.kut.engine.deal import new_hand
 from games.kut.engine.solver import solve
@@ -37,9 +37,12 @@ def bot_view(hand: HandState, seat: int) -> dict:
 
 
 def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
-                  observe=None, timings: list | None = None) -> int:  # fmt: skip
+                  observe=None, timings: list | None = None,
+                  clock: MoveClock | None = None) -> int:  # fmt: skip
     """Play a hand to its end with one bot per seat; returns the number of actions.
-    ``timings`` collects the seconds each bot decision took (view copy included)."""
+    ``timings`` collects the seconds each bot decision took (view copy included);
+    ``clock`` times each decision (claims too) by level, view copy excluded."""
+    clock = clock or MoveClock()
     actions = 0
     turn_actions = 0
     last_turn = (hand.table_turn, hand.turn)
@@ -47,7 +50,9 @@ def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
         if hand.claimable:
             for k in (1, 2, 3):
                 s = (hand.turn + k) % 4
-                if can_claim(hand, s) and bots.wants_claim(bot_view(hand, s), levels[s], rng):
+                if can_claim(hand, s) and clock.call(
+                    levels[s], bots.wants_claim, bot_view(hand, s), levels[s], rng
+                ):
                     apply(hand, s, {"type": "claim"})
                     actions += 1
                     break
@@ -55,7 +60,8 @@ def play_bot_hand(hand: HandState, levels: list[str], rng: random.Random,
         if observe:
             observe(hand, seat)
         t0 = time.perf_counter()
-        action = bots.choose(bot_view(hand, seat), levels[seat], rng)
+        view = bot_view(hand, seat)
+        action = clock.call(levels[seat], bots.choose, view, levels[seat], rng)
         if timings is not None:
             timings.append(time.perf_counter() - t0)
         if turn_actions >= MAX_TURN_ACTIONS:
@@ -80,6 +86,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
     seats_played: dict[str, int] = defaultdict(int)
     total_actions = 0
     timings: list[float] = []
+    clock = MoveClock()
     start = time.perf_counter()
     for h in range(hands):
         order = [levels[(s + h) % len(levels)] for s in range(4)]
@@ -96,7 +103,7 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
             if sol.can_open and (is_finish(task) or sum(map(len, sol.groups)) < len(faces)):
                 could_open[seat] = True
 
-        total_actions += play_bot_hand(hand, order, rng, observe, timings)
+        total_actions += play_bot_hand(hand, order, rng, observe, timings, clock)
         for s in range(4):
             lvl = order[s]
             scores[lvl].append(hand.scores[s])
@@ -120,7 +127,8 @@ def simulate(hands: int, levels: list[str], seed: int = 1, tasks: int = 8) -> di
     return {"hands": hands, "seconds": round(elapsed, 2),
             "hands_per_second": round(hands / elapsed, 2), "actions": total_actions,
             "bot_move_ms": ms_summary(timings),
-            "levels": report}  # fmt: skip
+            "moves": clock.report(sorted(set(levels), key=bots.LEVELS.index, reverse=True)),
+            "load_average": load_average(), "levels": report}  # fmt: skip
 
 
 def main(argv=None) -> int:
@@ -140,13 +148,17 @@ def main(argv=None) -> int:
         return 0
     print(f"{r['hands']} hands in {r['seconds']} s ({r['hands_per_second']} hands/s)")
     ms = r["bot_move_ms"]
-    print(f"bot move: p50 {ms['p50']} ms, p99 {ms['p99']} ms, max {ms['max']} ms")
+    print(
+        f"bot move (all levels, wall): p50 {ms['p50']} ms, p99 {ms['p99']} ms, max {ms['max']} ms"
+    )
     print(f"{'level':8} {'seats':>6} {'mean score':>11} {'±95%':>7} {'opened':>7} "
           f"{'could open':>11} {'opened when could':>18}")  # fmt: skip
     for lvl, x in r["levels"].items():
         owc = "-" if x["opened_when_could"] is None else f"{x['opened_when_could']:.1%}"
         print(f"{lvl:8} {x['seats']:>6} {x['mean']:>11.1f} {x['ci95']:>7.1f} "
               f"{x['opened']:>7.1%} {x['could_open']:>11} {owc:>18}")  # fmt: skip
+    print("\n".join(move_table(r["moves"], "bot decision")))
+    print(f"load average {r['load_average']}")
     return 0
 
 

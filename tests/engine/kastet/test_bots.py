@@ -147,3 +147,39 @@ def test_simulate_and_bench_commands_run():
                               text=True, timeout=120)  # fmt: skip
         assert proc.returncode == 0 and proc.stdout and not proc.stderr, proc.stderr
     assert set(json.loads(proc.stdout)["moves"]) == {"easy", "normal", "hard"}
+
+
+def test_every_decision_is_a_bounded_amount_of_search(monkeypatch):
+    """Issue 30 (bounded bots): a decision's searches together take at most the level's
+    node budget plus the few hundred nodes a rack-only search needs — a bound on the
+    work, so on the CPU time, whatever the table (the engine reads no clock)."""
+    from games.kastet.engine import search as search_mod
+
+    used: list[int] = []
+    real = search_mod.Search.run
+
+    def counting(self, floor=(0, 0)):
+        try:
+            return real(self, floor)
+        finally:
+            used.append(self.nodes)
+
+    monkeypatch.setattr(search_mod.Search, "run", counting)
+    rng = random.Random(5)
+    worst = {"normal": 0, "hard": 0}
+    for h in range(3):
+        hand = new_hand(h, SeededRNG(f"bounded:{h}"))
+        n = 0
+        while not hand.over and n < 120:
+            level = ("hard", "normal")[hand.turn % 2]
+            used.clear()
+            action = choose(json.loads(json.dumps(view_for(hand, hand.turn))), level, rng)
+            worst[level] = max(worst[level], sum(used))
+            apply(hand, hand.turn, action)
+            n += 1
+    # the calibrated budget: ~6,000 nodes is a hard move's CPU p99 under 60 ms on this
+    # machine under load (README, "Benchmarks"); 12,000 was 133 ms
+    assert bots.BUDGETS["hard"] <= 6000
+    assert worst["hard"] > bots.BUDGETS["hard"] // 2  # the table search does run
+    assert worst["hard"] <= bots.BUDGETS["hard"] + 1 + 1000
+    assert worst["normal"] <= 1000

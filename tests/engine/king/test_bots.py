@@ -171,3 +171,33 @@ def test_simulate_and_bench_commands(capsys):
     assert bench.main(["--hands", "3", "--bot-hands", "2", "--json"]) == 0
     b = json.loads(capsys.readouterr().out)
     assert b["engine"]["hands"] == 3 and b["bots"]["hard"]["moves"] > 0
+
+
+LOW_HAND = "5S 4S 3S 2S 5H 4H 3H 2H 4C 3C 2C 3D 2D".split()  # takes no trick anywhere
+
+
+def test_issue_29_a_hand_that_takes_nothing_chooses_a_penalty_contract():
+    """Issue 29 (G-H2, G-H4): in a 4-hand match each seat chooses once, koz or a
+    penalty; a hand of twos to fives takes almost nothing, so a penalty contract (the
+    others share its whole total, G-S8) is worth more to it than koz — the old bots
+    chose koz with every hand."""
+    view = _choice_view(LOW_HAND, length=4)
+    for level in ("normal", "hard"):
+        for seed in range(3):
+            action = GAME.bot_choose(view, level, random.Random(seed))
+            assert action["contract"] != "koz", (level, seed)
+
+
+def test_issue_29_the_same_strong_trump_hand_still_chooses_koz():
+    view = _choice_view("AS KS QS JS TS 9S 8S AH KH AC KC AD 2D".split(), length=4)
+    for level in ("normal", "hard"):
+        assert GAME.bot_choose(view, level, random.Random(2))["contract"] == "koz"
+
+
+def test_issue_29_every_contract_is_played_in_four_hand_bot_matches():
+    """A short run of 4-hand matches (the simulate command's contract counts): the bots
+    choose penalty contracts by their hands, not koz every time (README, "King")."""
+    r = simulate(48, ["normal", "normal", "normal", "normal"], seed=7, length=4)
+    chosen = r["levels"]["normal"]["contracts"]
+    assert sum(chosen.values()) == 48
+    assert chosen["koz"] < 40 and sum(1 for c, n in chosen.items() if n and c != "koz") >= 4
