@@ -72,7 +72,7 @@ def test_places_share_ties():
 
 def test_every_registered_game_names_its_package_and_commands():
     for key, entry in registry.GAMES.items():
-        assert entry.key == key and entry.package == f"games.{key}.engine"
+        assert entry.key == key and entry.package == f"{registry.home(key)}.engine"
         assert "replay" in entry.commands
 
 
