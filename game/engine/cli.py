@@ -10,7 +10,7 @@ import sys
 from .protocol import InputError
 from .registry import command
 
-PREFIX = {"replay": "malformed scenario: "}
+PREFIX = {"replay": "malformed scenario: ", "analyse": "malformed scenario: "}
 
 
 def main(name: str, argv: list[str] | None = None) -> int:

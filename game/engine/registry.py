@@ -3,7 +3,7 @@
 Adding a game is its package under ``game/engine/<key>/`` (exporting ``GAME``, see
 ``protocol.py``), its templates and static files, and one line here.  Each entry also
 names the game's command functions: ``python -m game.engine.replay`` (and ``solve``,
-``rating``) dispatch on the input's ``"game"`` through ``command()``.
+``rating``, ``analyse``) dispatch on the input's ``"game"`` through ``command()``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,18 @@ class GameEntry:
     commands: dict[str, str] = field(default_factory=dict)  # command -> "module:function"
 
 
+# each command's module in a game's package (default: the command's name) and function
+_MODULE = {"analyse": "analysis"}
+_FUNCTION = {"replay": "run_scenario", "analyse": "run_scenario"}
+
+
 def _entry(key: str, *, commands: tuple[str, ...] = ("replay",)) -> GameEntry:
     pkg = f"game.engine.{key}"
-    return GameEntry(key, pkg, {c: f"{pkg}.{c}:run_{'scenario' if c == 'replay' else 'query'}"
-                                for c in commands})
+    return GameEntry(
+        key,
+        pkg,
+        {c: f"{pkg}.{_MODULE.get(c, c)}:{_FUNCTION.get(c, 'run_query')}" for c in commands},
+    )
 
 
 GAMES: dict[str, GameEntry] = {
@@ -34,10 +42,11 @@ GAMES: dict[str, GameEntry] = {
     "kut": GameEntry("kut", "game.engine.kut", {
         "replay": "game.engine.replay:run_scenario",
         "solve": "game.engine.solve:run_query",
+        "analyse": "game.engine.kut.analysis:run_scenario",
     }),
-    "kdvli": _entry("kdvli", commands=("replay", "solve")),
+    "kdvli": _entry("kdvli", commands=("replay", "solve", "analyse")),
     "king": _entry("king"),
-    "kastet": _entry("kastet", commands=("replay", "rating")),
+    "kastet": _entry("kastet", commands=("replay", "rating", "analyse")),
     "kelimeki": _entry("kelimeki"),
 }  # fmt: skip
 
