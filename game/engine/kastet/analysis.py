@@ -37,14 +37,14 @@ from ..okey.analysis import Budget, decision, report
 from ..tiles import parse_face
 from .replay import load_scenario
 from .rules import apply
-from .search import best_layout, face_names
+from .search import Search, best_layout, face_names
 from .state import SLOTS
 from .views import view_for
 
 UNIT = "tiles"
 THRESHOLDS = {"loss": 1, "big_loss": 3}
-PER_DECISION = 20000  # search nodes for one turn
-DEFAULT_BUDGET = 300000  # search nodes per hand (analysis_bench: p99 well under a second)
+PER_DECISION = 1000  # search nodes for one turn
+DEFAULT_BUDGET = 80000  # search nodes per hand (analysis_bench: p99 well under a second)
 PAIR_TILES = 3 * SLOTS  # fewer tiles than this never fill the 26 slots (S-L5)
 
 
@@ -74,6 +74,24 @@ def best_lay(view: dict, nodes: int, floor: int = 0) -> tuple[int, list | None, 
     placed = search.best_score[0] if groups is not None else floor
     layout = None if groups is None else [face_names(g, okey) for g in groups]
     return placed, layout, search
+
+
+def placeable(view: dict) -> int:
+    """An upper bound of the rack tiles one lay can place: the tiles of the rack that
+    some run or set of the table's and the rack's tiles could hold (each alone)."""
+    okey = parse_face(view["okey"])
+    table = [f for g in _table(view) for f in g]
+    rack = _rack(view)
+    s = Search([], table + rack, okey, 0)
+    natural = sum(1 for v in range(52) if s.opt[v] for _ in range(_own(rack, v, okey))
+                  if s.groups_through(v))  # fmt: skip
+    jokers = sum(1 for f in rack if f == okey)
+    return natural + (jokers if any(s.opt) else 0)
+
+
+def _own(rack: list[int], v: int, okey: int) -> int:
+    """How many tiles of the rack stand for value ``v`` (an F stands for the okey's)."""
+    return sum(1 for f in rack if f != okey and (okey if f == 52 else f) == v)
 
 
 def analyse(data, budget: int | None = None) -> dict:
@@ -108,6 +126,10 @@ def _turn_decision(before: dict, after: dict, step: int, seat: int, action: dict
                    budget: Budget) -> dict:  # fmt: skip
     rack = _rack(before)
     laid = max(0, len(rack) - len(_rack(after)))  # a draw adds a tile
+    if placeable(before) <= laid:  # nothing better exists: no search needed
+        return decision(THRESHOLDS, step=step, seat=seat, kind="turn",
+                        played=_played(before, after, laid, action), best=None, value=laid,
+                        best_value=laid, cost=0)  # fmt: skip
     nodes = min(PER_DECISION, budget.left)
     # only a lay better than the played one is looked for: proving that none exists is
     # often quick (a bound prunes every branch that cannot place more)
@@ -134,6 +156,16 @@ def _turn_decision(before: dict, after: dict, step: int, seat: int, action: dict
                     best=None if layout is None else {"type": "lay", "table": layout},
                     value=laid, best_value=best, cost=best - laid, exact=exact,
                     bound=bound, notes=notes)  # fmt: skip
+
+
+def _played(before: dict, after: dict, laid: int, action: dict) -> dict:
+    if not laid:
+        return {"type": action["type"]}
+    played = {"type": "lay", "table": _names(after, "table")}
+    new_pairs = _names(after, "pairs")[len(before["pairs"]) :]
+    if new_pairs:
+        played["pairs"] = new_pairs
+    return played
 
 
 def run_scenario(data) -> dict:

@@ -48,7 +48,7 @@ from .views import hand_view
 
 UNIT = "points"
 THRESHOLDS = {"loss": 5, "big_loss": 25}
-DEFAULT_BUDGET = 4000  # counts per hand (analysis_bench: p99 well under a second)
+DEFAULT_BUDGET = 1500  # counts per hand (analysis_bench: p99 well under a second)
 TAKES = ("draw", "take_discard")
 ENDS = ("discard", "finish", "timeout")
 

@@ -65,7 +65,7 @@ from ..views import view_for
 UNIT = "points"
 THRESHOLDS = {"loss": 10, "big_loss": 50}
 PER_DECISION = 60  # solver calls for one turn
-DEFAULT_BUDGET = 1500  # solver calls per hand (analysis_bench: p99 well under a second)
+DEFAULT_BUDGET = 600  # solver calls per hand (analysis_bench: p99 well under a second)
 NOT_OPENED = 200  # K-S2
 FINISH, FINISH_OKEY = -100, -200  # K-S1
 ENDS = ("discard", "timeout")
