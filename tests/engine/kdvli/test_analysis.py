@@ -1,0 +1,189 @@
+"""KDVli's analysis (issue 31, game/engine/kdvli/analysis.py): the best discard or finish
+against the independent brute force (tests/engine/kdvli/reference.py) on small racks,
+golden scenarios with hand-checked marks (a missed finish on the rack and with the
+thrown tile), the command, determinism, the budget, secrecy."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from game.engine.analysis_bench import play_hands
+from game.engine.kdvli.analysis import _Counter, analyse, options
+from game.engine.kdvli.replay import run_scenario
+from game.engine.okey.analysis import Budget
+from game.engine.okey.tiles import FAKE, face_name, parse_face
+from tests.engine.analysis_helpers import (
+    check_prefix,
+    check_shape,
+    hidden_swap,
+    run_command,
+    seat_decisions,
+)
+from tests.engine.kdvli.reference import pairs_points, runs_points
+
+
+def brute_best(faces: list[int], okey: int, coloured: bool) -> int:
+    """V-S2, V-S3, V-S5: the least of the points shown after each discard and of −50 × M
+    for each runs finish (small racks: no seven pairs)."""
+    best = None
+    for d in set(faces):
+        rest = list(faces)
+        rest.remove(d)
+        runs = runs_points(rest, okey)
+        v = min(runs, 2 * pairs_points(rest, okey))
+        if runs == 0:
+            v = -50 * (2 if coloured else 1) * (2 if d == okey else 1)
+        best = v if best is None else min(best, v)
+    return best
+
+
+def small_rack(rng: random.Random) -> tuple[list[int], int]:
+    okey = rng.randrange(52)
+    c, s = rng.randrange(4), rng.randrange(1, 10)
+    near = [c * 13 + k - 1 for k in range(s, s + 4)] + [rng.randrange(4) * 13 + s - 1
+                                                      for _ in range(3)]  # fmt: skip
+    pool = near + [okey, FAKE] + [rng.randrange(52) for _ in range(4)]
+    faces: list[int] = []
+    while len(faces) < rng.randrange(5, 9):
+        f = rng.choice(pool)
+        if faces.count(f) < 2:
+            faces.append(f)
+    return faces, okey
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_best_move_equals_the_brute_force(seed):
+    faces, okey = small_rack(random.Random(seed))
+    coloured = seed % 2 == 0
+    count = _Counter(okey, Budget(10**6, "counts"))
+    best = options(faces, okey, coloured, count)[0]
+    assert best[0] == brute_best(faces, okey, coloured), (seed, faces, okey)
+
+
+# --- golden scenarios ------------------------------------------------------------------
+
+
+def deal(fixed: list[list[str]], indicator: str, starter: int = 0) -> dict:
+    """Racks with the given tiles first, the rest dealt from the unused tiles."""
+    used: dict[str, int] = {indicator: 1}
+    for r in fixed:
+        for t in r:
+            used[t] = used.get(t, 0) + 1
+    pool = []
+    for f in range(53):
+        name = face_name(f)
+        pool += [name] * (2 - used.get(name, 0))
+    racks = []
+    for seat, r in enumerate(fixed):
+        want = 15 if seat == starter else 14
+        racks.append(list(r) + pool[: want - len(r)])
+        pool = pool[want - len(r) :]
+    return {"game": "kdvli", "starter": starter, "indicator": indicator, "racks": racks,
+            "deck": pool[:10]}  # fmt: skip
+
+
+FINISHER = ["R1", "R2", "R3", "R4", "Y4", "Y5", "Y6", "B7", "B8", "B9", "K10", "K11", "K12",
+            "K13", "R13"]  # fmt: skip
+
+
+def test_golden_missed_finish_on_the_rack():
+    """V-F1, V-F2: 14 tiles in runs and R13 to put on the indicator (colourless Y9:
+    −50); throwing R13 instead shows 0 points: cost 50, a big loss."""
+    data = deal([FINISHER, [], [], []], "Y9")
+    data["actions"] = [{"seat": 0, "type": "discard", "tile": "R13"}]
+    (d,) = analyse(data)["decisions"]
+    assert (d["value"], d["best_value"], d["cost"], d["mark"]) == (0, -50, 50, "big_loss")
+    assert d["notes"] == ["missed_finish"] and d["exact"]
+    assert d["best"]["type"] == "finish" and d["best"]["tile"] == "R13"
+
+
+def test_golden_wrong_discard_is_a_big_loss():
+    """V-S5: throwing R4 keeps R13 out of every run: 13 points shown (R1 R2 R3 stay a
+    run), against −50."""
+    data = deal([FINISHER, [], [], []], "Y9")
+    data["actions"] = [{"seat": 0, "type": "discard", "tile": "R4"}]
+    (d,) = analyse(data)["decisions"]
+    assert (d["value"], d["best_value"], d["cost"]) == (13, -50, 63)
+
+
+def test_golden_finish_is_good_and_coloured_doubles():
+    """V-S1: a red indicator doubles: the finisher's −100 is the best."""
+    data = deal([FINISHER, [], [], []], "R9")
+    data["actions"] = [{"seat": 0, "type": "finish", "tile": "R13",
+                        "groups": [FINISHER[:4], FINISHER[4:7], FINISHER[7:10], FINISHER[10:14]]}]  # fmt: skip
+    (d,) = analyse(data)["decisions"]
+    assert (d["value"], d["best_value"], d["cost"], d["mark"]) == (-100, -100, 0, "good")
+
+
+def test_golden_draw_missing_a_finish_with_the_thrown_tile():
+    """V-N1: K4 thrown to seat 1 makes K1…K5 and a finish on R11; seat 1 drew instead."""
+    seat1 = ["Y1", "Y2", "Y3", "K1", "K2", "K3", "B1", "B2", "B3", "R5", "R6", "R7", "K5", "R11"]
+    data = deal([["K4"], seat1, [], []], "Y9")
+    data["actions"] = [{"seat": 0, "type": "discard", "tile": "K4"},
+                       {"seat": 1, "type": "draw"},
+                       {"seat": 1, "type": "discard", "tile": "R11"}]  # fmt: skip
+    out = analyse(data)
+    take = next(d for d in out["decisions"] if d["kind"] == "take")
+    end = next(d for d in out["decisions"] if d["seat"] == 1 and d["kind"] == "discard")
+    assert take["step"] == 1 and take["played"] == {"type": "draw"}
+    assert take["best"]["type"] == "take_discard" and take["best"]["then"]["tile"] == "R11"
+    assert take["best_value"] == -50 and take["value"] == end["value"]
+    assert take["notes"] == ["missed_finish"] and take["mark"] == "big_loss"
+
+
+# --- bot hands ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hands():
+    return play_hands("kdvli", 6, 2, ["hard", "easy", "normal", "easy"])
+
+
+def test_bot_hands_are_analysed(hands):
+    for data in hands:
+        out = analyse(data)
+        check_shape(out, "kdvli", "points")
+        assert out["complete"] and all(d["exact"] for d in out["decisions"])
+
+
+def test_command(hands):
+    proc = run_command(json.dumps(hands[0]))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["game"] == "kdvli"
+    bad = dict(hands[0], racks=[[], [], [], []])
+    proc = run_command(json.dumps(bad))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+
+
+def test_deterministic(hands):
+    assert json.dumps(analyse(hands[1])) == json.dumps(analyse(json.loads(json.dumps(hands[1]))))
+
+
+def test_small_budget_analyses_a_prefix(hands):
+    full = analyse(hands[0])
+    part = analyse(hands[0], budget=full["budget"]["used"] // 2)
+    check_prefix(full, part)
+
+
+def test_secrecy_other_racks_and_the_deck_order_do_not_matter(hands):
+    """V-H2, P-1: a seat's analysis reads its own view only."""
+    checked = 0
+    for data in hands:
+        res = run_scenario(data)
+        for seat in range(4):
+            changed = hidden_swap(data, res["racks"], seat, res["deck_count"])
+            if changed is None:
+                continue
+            res2 = run_scenario(changed)
+            if res2["results"] != res["results"] or res2["discards"] != res["discards"]:
+                continue
+            assert seat_decisions(analyse(changed), seat) == seat_decisions(analyse(data), seat)
+            checked += 1
+    assert checked >= 4
+
+
+def test_parse_face_round_trip():
+    assert parse_face(face_name(FAKE)) == FAKE
