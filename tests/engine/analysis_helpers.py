@@ -72,3 +72,22 @@ def hidden_swap(scenario: dict, final_racks: list[list[str]], seat: int,
 
 def seat_decisions(out: dict, seat: int) -> str:
     return json.dumps([d for d in out["decisions"] if d["seat"] == seat], sort_keys=True)
+
+
+def check_secrecy(hands: list[dict], replay, analyse, public: str) -> int:
+    """For each hand and seat where ``hidden_swap`` leaves every public fact (the
+    replay's ``results`` and ``public`` field) as it was, the seat's analysis must be
+    unchanged; returns how many (hand, seat) were checked."""
+    checked = 0
+    for data in hands:
+        res = replay(data)
+        for seat in range(4):
+            changed = hidden_swap(data, res["racks"], seat, res["deck_count"])
+            if changed is None:
+                continue
+            res2 = replay(changed)
+            if res2["results"] != res["results"] or res2[public] != res[public]:
+                continue
+            assert seat_decisions(analyse(changed), seat) == seat_decisions(analyse(data), seat)
+            checked += 1
+    return checked
