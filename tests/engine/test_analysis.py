@@ -350,3 +350,38 @@ def test_registry_names_the_analyse_command():
 
 def test_okey_face_helper_is_consistent():
     assert okey_face(make_face(2, 2)) == make_face(2, 3)  # K-T4 (B2 -> B3)
+
+
+def _layoff_hand(rack_faces: list[int], adds=None):
+    hand = opened_position(random.Random(0))
+    okey = hand.okey
+    phys = _Tiles()
+    run = [make_face(0, k) for k in (3, 4, 5)]  # R3 R4 R5
+    if okey in run or FAKE in rack_faces or okey in rack_faces:
+        pytest.skip("the okey is one of these tiles")
+    g = _group("run", run, okey, phys)
+    if adds:
+        g.adds = [hand.table_turn, *adds]
+    hand.table = [g]
+    rack = [t for f in rack_faces for t in (phys.take([f]) or [])]
+    hand.racks[0] = Rack(rack + [None] * (32 - len(rack)))
+    return hand
+
+
+def test_missed_layoff_sees_run_ends_and_the_turns_count():
+    """K-L2, K-L3: R6 fits R3 R4 R5 unless two tiles went to that end this turn."""
+    from game.engine.kut.analysis import any_layoff
+
+    r6, k9, y1 = make_face(0, 6), make_face(3, 9), make_face(1, 1)
+    assert any_layoff(view_for(_layoff_hand([r6, k9, y1]), 0))
+    assert not any_layoff(view_for(_layoff_hand([k9, y1]), 0))
+    assert not any_layoff(view_for(_layoff_hand([r6, k9, y1], adds=(0, 2)), 0))
+
+
+def test_too_many_layoff_ways_is_a_stated_bound(monkeypatch):
+    import game.engine.kut.analysis as kut_analysis
+
+    monkeypatch.setattr(kut_analysis, "MAX_PLANS", 1)
+    r6, r7, k9 = make_face(0, 6), make_face(0, 7), make_face(3, 9)
+    _value, _actions, bounds = _best(_layoff_hand([r6, r7, k9]))
+    assert bounds == ["lay-off plans 1"]

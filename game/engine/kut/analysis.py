@@ -33,8 +33,9 @@ can save at most its points, so ``solve(x − d) >= solve(x) − points(d)``; a 
 solved only when that bound can beat the best found.  What is bounded: the player who
 opened with pairs may open new pairs in the pairs hand (K-O6), which is not searched
 (``"exact": false``, bound ``new pairs (K-O6) not searched``); and a decision that
-reaches ``PER_DECISION`` solver calls, or the hand's budget, keeps the best found so
-far (``"exact": false``, bound ``solver calls N``).  A played turn worth less than the
+reaches ``PER_DECISION`` solver calls, or the hand's budget, or tries ``MAX_PLANS``
+ways to lay off, keeps the best found so far (``"exact": false``, bound ``solver calls
+N`` or ``lay-off plans N``; the ways that leave the fewest tiles are solved first).  A played turn worth less than the
 search found (new pairs) is never charged: cost 0, ``"exact": false``.
 
 Notes: ``missed_open`` (the task could be opened this turn, ``task_ready``, and was
@@ -65,6 +66,7 @@ from ..views import view_for
 UNIT = "points"
 THRESHOLDS = {"loss": 10, "big_loss": 50}
 PER_DECISION = 60  # solver calls for one turn
+MAX_PLANS = 5000  # ways to lay tiles off tried in one turn
 DEFAULT_BUDGET = 600  # solver calls per hand (analysis_bench: p99 well under a second)
 NOT_OPENED = 200  # K-S2
 FINISH, FINISH_OKEY = -100, -200  # K-S1
@@ -207,13 +209,22 @@ def _run_adds(g: _Group, rack: Counter, okey: int, added=(0, 0)):
     return out
 
 
+class _TooMany(Exception):
+    pass
+
+
 def _layoff_plans(table: list[_Group], rack: Counter, okey: int):
-    """Every lay-off of one turn: ``(rest rack, table after, actions)``, one per
-    distinct (rest, işlek set) reached.  Order: exchanges, küts of three made four,
-    run ends (a won okey can go anywhere after)."""
+    """Every lay-off of one turn: ``(plans, complete)``, a plan being ``(rest rack, table
+    after, actions)``, one per distinct (rest, işlek set) reached, the fewest tiles left
+    first.  Order of the moves: exchanges, küts of three made four, run ends (a won okey
+    can go anywhere after).  At most ``MAX_PLANS`` ways are tried (``complete`` false)."""
     plans: dict = {}
+    tried = [0]
 
     def finish(rk: Counter, groups: list[_Group], acts: list):
+        tried[0] += 1
+        if tried[0] > MAX_PLANS:
+            raise _TooMany
         key = (tuple(sorted(rk.elements())), _islek_key(groups, okey))
         if key not in plans:
             plans[key] = (rk, groups, acts)
@@ -266,8 +277,13 @@ def _layoff_plans(table: list[_Group], rack: Counter, okey: int):
                     + groups[i + 1 :]  # fmt: skip
             exchanges(i + 1, new, ng, acts + more)
 
-    exchanges(0, +rack, list(table), [])
-    return list(plans.values())
+    try:
+        exchanges(0, +rack, list(table), [])
+        complete = True
+    except _TooMany:
+        complete = False
+    ordered = sorted(plans.items(), key=lambda kv: (len(kv[0][0]), kv[0][0]))
+    return [plan for _key, plan in ordered], complete
 
 
 def _islek_key(groups: list[_Group], okey: int):
@@ -386,7 +402,10 @@ def best_turn(view: dict, solver) -> tuple[int, list[dict], list[str]]:
     else:
         if is_pairs(task):
             bounds.append("new pairs (K-O6) not searched")
-        for rest, groups, acts in _layoff_plans(table, Counter(rack), okey):
+        plans, whole = _layoff_plans(table, Counter(rack), okey)
+        if not whole:
+            bounds.append(f"lay-off plans {MAX_PLANS}")
+        for rest, groups, acts in plans:
             sub: list = [10**9, []]
             _discard_values(sorted(rest.elements()), _islek_key(groups, okey), okey, solver, sub)
             _better(best, sub[0], acts + sub[1])
