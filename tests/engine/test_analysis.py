@@ -385,3 +385,46 @@ def test_too_many_layoff_ways_is_a_stated_bound(monkeypatch):
     r6, r7, k9 = make_face(0, 6), make_face(0, 7), make_face(3, 9)
     _value, _actions, bounds = _best(_layoff_hand([r6, r7, k9]))
     assert bounds == ["lay-off plans 1"]
+
+
+def _play_starts(data) -> dict:
+    """Each turn's hand at its play start (after the take, K-N1), by the index of the
+    action that ended the turn."""
+    from game.engine.replay import load_scenario
+
+    hand, actions = load_scenario(data)
+    starts, cur = {}, None
+    for step, a in enumerate(actions):
+        seat, action = a["seat"], {k: v for k, v in a.items() if k != "seat"}
+        if not hand.over and seat == hand.turn and (cur is None or cur[0] != hand.table_turn):
+            if hand.phase == "play":
+                cur = (hand.table_turn, hand.copy())
+            elif action["type"] == "timeout":
+                c = hand.copy()
+                apply(c, seat, {"type": "draw"} if c.deck else {"type": "take_discard"})
+                cur = (hand.table_turn, c)
+        turn = hand.table_turn
+        try:
+            apply(hand, seat, action)
+        except EngineError:
+            continue
+        if action["type"] == "undo" and hand.phase == "take":
+            cur = None
+        if hand.table_turn != turn:
+            starts[step] = cur[1]
+    return starts
+
+
+def test_best_actions_are_legal_and_reach_the_best_value(hands):
+    """On bot hands (15-tile openings, lay-offs after opening): the engine accepts the
+    analysis' best turn and it counts exactly its best value."""
+    checked = 0
+    for data in hands:
+        starts = _play_starts(data)
+        for d in analyse(data)["decisions"]:
+            if d["best"] is None or not d["exact"]:
+                continue
+            hand = starts[d["step"]]
+            assert _after_actions(hand, d["best"]["actions"], d["seat"]) == d["best_value"]
+            checked += 1
+    assert checked >= 10

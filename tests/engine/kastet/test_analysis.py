@@ -139,3 +139,36 @@ def test_secrecy_other_racks_and_the_deck_order_do_not_matter(hands):
     """S-V2, P-1: a seat's analysis reads its own view only."""
     checked = check_secrecy(hands, run_scenario, analyse, "table")
     assert checked >= 2
+
+
+def test_best_lays_are_legal_and_place_the_best_value(hands):
+    """S-L1…S-L3: the engine accepts each best lay at the start of its turn, and it
+    places exactly the best value of rack tiles."""
+    from game.engine.errors import EngineError
+    from game.engine.kastet.replay import load_scenario
+    from game.engine.kastet.rules import apply
+    from game.engine.kastet.state import HandState
+
+    checked = 0
+    for data in hands:
+        hand, actions = load_scenario(data)
+        starts, cur = {}, None
+        for step, a in enumerate(actions):
+            if not hand.over and a["seat"] == hand.turn and (cur is None or cur[0] != hand.turn_no):
+                cur = (hand.turn_no, HandState.from_dict(hand.to_dict()))
+            turn = hand.turn_no
+            try:
+                apply(hand, a["seat"], {k: v for k, v in a.items() if k != "seat"})
+            except EngineError:
+                continue
+            if hand.turn_no != turn or hand.over:
+                starts[step] = cur[1]
+        for d in analyse(data)["decisions"]:
+            if d["best"] is None:
+                continue
+            h = starts[d["step"]]
+            before = h.rack_count(d["seat"])
+            apply(h, d["seat"], d["best"])
+            assert before - h.rack_count(d["seat"]) == d["best_value"]
+            checked += 1
+    assert checked >= 3

@@ -175,3 +175,51 @@ def test_secrecy_other_racks_and_the_deck_order_do_not_matter(hands):
 
 def test_parse_face_round_trip():
     assert parse_face(face_name(FAKE)) == FAKE
+
+
+def _before(data) -> dict:
+    """The hand before each accepted action, by its index."""
+    from game.engine.errors import EngineError
+    from game.engine.kdvli.hand import apply
+    from game.engine.kdvli.replay import load_scenario
+
+    hand, actions = load_scenario(data)
+    out = {}
+    for step, a in enumerate(actions):
+        copy = hand.copy()
+        try:
+            apply(hand, a["seat"], {k: v for k, v in a.items() if k != "seat"})
+        except EngineError:
+            continue
+        out[step] = copy
+    return out
+
+
+def _value_after(hand, seat: int, actions: list[dict]) -> int:
+    from game.engine.kdvli.hand import apply
+
+    h = hand.copy()
+    for a in actions:
+        apply(h, seat, a)
+    return -50 * h.multiplier if h.finisher == seat else h.points_of(seat)
+
+
+def test_best_moves_are_legal_and_reach_the_best_value(hands):
+    """V-F1…V-F3, V-S1…V-S5: the engine accepts the best discard or finish (after the
+    thrown tile, for a take) and it is worth exactly the best value."""
+    checked = 0
+    for data in hands:
+        before = _before(data)
+        for d in analyse(data)["decisions"]:
+            if d["best"] is None:
+                continue
+            hand, seat = before[d["step"]], d["seat"]
+            if d["kind"] == "take":
+                moves = [{"type": "take_discard"}, d["best"]["then"]]
+            elif d["played"]["type"] == "timeout" and not hand.may_play():
+                moves = [{"type": "draw" if hand.deck else "take_discard"}, d["best"]]
+            else:
+                moves = [d["best"]]
+            assert _value_after(hand, seat, moves) == d["best_value"]
+            checked += 1
+    assert checked >= 10
