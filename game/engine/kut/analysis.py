@@ -85,12 +85,14 @@ class _Solver:
 
     def __call__(self, faces, task=None, objective=None):
         key = (tuple(sorted(faces)), task, objective)
+        # every call counts against the decision's cap, a cached one too: where a
+        # decision stops must not depend on what other seats' decisions solved (P-1)
+        if self.cap <= 0 or self.budget.left <= 0:
+            self.cut = True
+            return None
+        self.cap -= 1
         sol = self.cache.get(key)
         if sol is None:
-            if self.cap <= 0 or self.budget.left <= 0:
-                self.cut = True
-                return None
-            self.cap -= 1
             self.budget.spend()
             args = (list(key[0]), self.okey, task) + ((objective,) if objective else ())
             sol = self.cache[key] = solve(*args)
