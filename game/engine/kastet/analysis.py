@@ -11,7 +11,9 @@ of the turn could place: ``search.Search`` (the hard bot's branch-and-bound over
 table rearrangements: every table tile stays on the table in valid runs and sets, at
 most 26 groups, S-A1, S-L2, S-L3) on the run area and the seat's rack as
 ``views.view_for`` shows them (P-1, S-V1): the deck and the other racks are never read.
-``cost = best_value − value``.
+``cost = best_value − value``.  ``played`` is the run area the turn left (``{"type":
+"lay", "table": [...], "pairs": [...]}``) or the turn's last action (``draw``, ``pass``,
+``timeout``); ``best`` a ``lay`` in the scenario's form.
 
 **Exact or bounded.**  Each turn gets ``PER_DECISION`` nodes, or less: the hand's budget
 divided by the scenario's turns (at least one node), so that a long hand is analysed

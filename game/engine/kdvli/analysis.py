@@ -22,9 +22,11 @@ bound (``points(rack − d) >= min(runs − v, 2 × (pairs − v))`` with ``v`` 
 value, since an arrangement of the rest plus ``d`` left out is one of the whole rack).
 A ``take`` decision is listed only when the tile thrown to the seat would have let it
 finish at once and the seat drew from the deck instead (``missed_finish``): its value is
-that of the seat's turn as it ended, its best the finish with the thrown tile.  Other
-draws are not judged (the drawn tile is hidden at that moment); showing the indicator
-(V-I1) is not a decision here.
+that of the seat's turn as it ended, its best the finish with the thrown tile.
+``played`` and ``best`` are actions in the scenario's form (``discard``; ``finish``
+with ``tile`` and ``groups``; ``timeout``; a take decision's best is ``{"type":
+"take_discard", "then": <the finish>}``).  Other draws are not judged (the drawn tile is
+hidden at that moment); showing the indicator (V-I1) is not a decision here.
 
 Notes: ``missed_finish`` (a finish was available and the seat did not finish),
 ``okey_thrown`` (a real okey discarded).  Only the seat's own rack, the thrown tile and

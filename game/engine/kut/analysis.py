@@ -5,7 +5,9 @@ would count after the turn against the least possible, in points.
 
 A ``turn`` decision is everything a seat does after taking its tile (or on the
 starter's first turn, K-D3) up to its discard (or the server's, K-N7), at the index of
-that discard.  Its ``value`` is what the seat's hand would count if the hand ended right
+that discard; ``played`` and ``best`` are ``{"actions": [...]}``, the turn's actions in
+the scenario's form (``open``, ``new_groups``, ``lay_off`` with ``group`` and ``end``,
+``auto_lay_off``, ``undo``, ``discard``, ``timeout``).  Its ``value`` is what the seat's hand would count if the hand ended right
 after the turn (section 9 of ``kut.md``): −100 for a finish (K-F1, K-S1; −200 on a real
 okey); +200 while not opened (K-S2); else the points of the tiles left (K-S3), a real
 okey counting 100 as the solver counts it (K-S4: what an okey kept costs once one more
