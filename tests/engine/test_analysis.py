@@ -428,3 +428,25 @@ def test_best_actions_are_legal_and_reach_the_best_value(hands):
             assert _after_actions(hand, d["best"]["actions"], d["seat"]) == d["best_value"]
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_legal_hands_with_claims_undos_and_timeouts(seed):
+    """Every kind of action (K-C1, K-U1, K-N7): the analysis runs through, its shape
+    holds, and each exact best turn is legal and worth its best value."""
+    from game.engine.deal import new_hand
+    from game.engine.randomplay import play_random_hand
+    from game.engine.replay import export_scenario
+
+    rng = random.Random(seed)
+    hand = new_hand(8, 1 + seed % 8, seed % 4, rng)
+    play_random_hand(hand, rng, p_timeout=0.05)
+    data = export_scenario(hand)
+    out = analyse(data)
+    check_shape(out, "kut", "points")
+    assert out["complete"]
+    starts = _play_starts(data)
+    for d in out["decisions"]:
+        if d["best"] is not None and d["exact"]:
+            hand = starts[d["step"]]
+            assert _after_actions(hand, d["best"]["actions"], d["seat"]) == d["best_value"]

@@ -469,7 +469,10 @@ def _play_start(hand, seat: int, action: dict):
     if action["type"] != "timeout":
         return None
     copy = hand.copy()
-    apply(copy, seat, {"type": "draw"} if copy.deck else {"type": "take_discard"})
+    try:
+        apply(copy, seat, {"type": "draw"} if copy.deck else {"type": "take_discard"})
+    except EngineError:
+        pass  # nothing to take (K-N7 then discards from the rack as it is)
     return view_for(copy, seat)
 
 

@@ -204,6 +204,15 @@ def _value_after(hand, seat: int, actions: list[dict]) -> int:
     return -50 * h.multiplier if h.finisher == seat else h.points_of(seat)
 
 
+def _best_moves(hand, d: dict) -> list[dict]:
+    """The actions that play a decision's best from the hand before its step."""
+    if d["kind"] == "take":
+        return [{"type": "take_discard"}, d["best"]["then"]]
+    if d["played"]["type"] == "timeout" and not hand.may_play():
+        return [{"type": "draw" if hand.deck else "take_discard"}, d["best"]]
+    return [d["best"]]
+
+
 def test_best_moves_are_legal_and_reach_the_best_value(hands):
     """V-F1…V-F3, V-S1…V-S5: the engine accepts the best discard or finish (after the
     thrown tile, for a take) and it is worth exactly the best value."""
@@ -213,13 +222,38 @@ def test_best_moves_are_legal_and_reach_the_best_value(hands):
         for d in analyse(data)["decisions"]:
             if d["best"] is None:
                 continue
-            hand, seat = before[d["step"]], d["seat"]
-            if d["kind"] == "take":
-                moves = [{"type": "take_discard"}, d["best"]["then"]]
-            elif d["played"]["type"] == "timeout" and not hand.may_play():
-                moves = [{"type": "draw" if hand.deck else "take_discard"}, d["best"]]
-            else:
-                moves = [d["best"]]
-            assert _value_after(hand, seat, moves) == d["best_value"]
+            hand = before[d["step"]]
+            assert _value_after(hand, d["seat"], _best_moves(hand, d)) == d["best_value"]
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_hands_with_takes_and_timeouts(seed):
+    """V-N1, V-N6: random takes, discards and timeouts; the shape holds and every best
+    move is legal and worth its best value."""
+    from game.engine.kdvli.hand import apply, new_hand
+    from game.engine.kdvli.replay import export_scenario
+    from game.engine.okey.deal import SeededRNG
+
+    rng = random.Random(seed)
+    hand = new_hand(seed % 4, SeededRNG(seed))
+    while not hand.over:
+        seat = hand.turn
+        if rng.random() < 0.1:
+            apply(hand, seat, {"type": "timeout"})
+            continue
+        if not hand.may_play():
+            take = hand.thrown is not None and (rng.random() < 0.3 or not hand.deck)
+            apply(hand, seat, {"type": "take_discard" if take else "draw"})
+        tile = rng.choice(hand.racks[seat].tiles())
+        apply(hand, seat, {"type": "discard", "tile_id": hand.ids[tile]})
+    data = export_scenario(hand)
+    out = analyse(data)
+    check_shape(out, "kdvli", "points")
+    before = _before(data)
+    for d in out["decisions"]:
+        if d["best"] is None:
+            continue
+        h = before[d["step"]]
+        assert _value_after(h, d["seat"], _best_moves(h, d)) == d["best_value"]
