@@ -450,3 +450,25 @@ def test_random_legal_hands_with_claims_undos_and_timeouts(seed):
         if d["best"] is not None and d["exact"]:
             hand = starts[d["step"]]
             assert _after_actions(hand, d["best"]["actions"], d["seat"]) == d["best_value"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_best_turn_in_the_finish_hand_equals_the_brute_force(seed):
+    """K-O7, K-S1: a finish from hand when the rack allows one, on a real okey (−200)
+    when one can be the last tile; else 200 (K-S2)."""
+    rng = random.Random(seed)
+    hand = _base_hand(rng, 8)  # task 8 of 8: finish from hand
+    okey = hand.okey
+    c, n = rng.randrange(4), rng.randrange(1, 10)
+    pool = [make_face(c, k) for k in range(n, n + 4)] + [make_face(x, n) for x in range(4)]
+    rack = rng.sample(pool, rng.choice((3, 6, 7))) + [okey] * rng.randrange(3)
+    rack += [rng.randrange(52) for _ in range(rng.randrange(1, 3))]
+    phys = _Tiles()
+    tiles = [t for f in rack for t in (phys.take([f]) or [])]
+    hand.racks[0] = Rack(tiles + [None] * (32 - len(tiles)))
+    faces = [face_of(t) for t in tiles]
+    possible, okey_last = exhaustive(faces, okey, ())
+    want = (-200 if okey_last else -100) if possible else 200
+    value, actions, bounds = _best(hand)
+    assert not bounds and value == want, (seed, faces, okey)
+    assert _after_actions(hand, actions) == value

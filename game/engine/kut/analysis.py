@@ -61,7 +61,7 @@ from ..replay import load_scenario
 from ..scoring import ISLEK_POINTS, group_accepts
 from ..solver import PLAY, solve, tile_points
 from ..tasks import KUT, RUN, is_pairs
-from ..tiles import colour_of, copies_of, face_name, make_face, number_of, parse_face
+from ..tiles import FAKE, colour_of, copies_of, face_name, make_face, number_of, parse_face
 from ..transitions import apply
 from ..views import view_for
 
@@ -129,7 +129,7 @@ def _table(view: dict) -> list[_Group]:
 
 def _natural_tile(value: int, okey: int) -> int:
     """The face of the natural tile standing for ``value`` (K-T6: F for the okey's)."""
-    return 52 if value == okey else value
+    return FAKE if value == okey else value
 
 
 # --- lay-offs (K-L1…K-L6) --------------------------------------------------------------
@@ -325,7 +325,7 @@ def any_layoff(view: dict) -> bool:
 # --- the best turn ------------------------------------------------------------------------
 
 
-def _discard_values(rest: list[int], islek, okey: int, solver, best: list):
+def _discard_values(rest: list[int], islek, okey: int, solver, best: list, bar: int = 10**9):
     """Update ``best`` = [value, actions] with the discards of ``rest`` (new runs and
     küts for the others); exact within the solver's budget."""
     if not rest:
@@ -346,8 +346,8 @@ def _discard_values(rest: list[int], islek, okey: int, solver, best: list):
             else:
                 _better(best, low + _penalty(d, islek, okey), _plan(sol.groups, d))
             continue
-        if low > 0 and low + _penalty(d, islek, okey) >= best[0]:
-            continue  # the bound cannot beat the best found
+        if low > 0 and low + _penalty(d, islek, okey) >= min(best[0], bar):
+            continue  # the bound cannot beat the best found (here or in another plan)
         rest_d = list(rest)
         rest_d.remove(d)
         sd = solver(rest_d)
@@ -411,7 +411,9 @@ def best_turn(view: dict, solver) -> tuple[int, list[dict], list[str]]:
             bounds.append(f"lay-off plans {MAX_PLANS}")
         for rest, groups, acts in plans:
             sub: list = [10**9, []]
-            _discard_values(sorted(rest.elements()), _islek_key(groups, okey), okey, solver, sub)
+            _discard_values(
+                sorted(rest.elements()), _islek_key(groups, okey), okey, solver, sub, best[0]
+            )
             _better(best, sub[0], acts + sub[1])
     if solver.cut:
         bounds.append(f"solver calls {PER_DECISION - solver.cap}")
