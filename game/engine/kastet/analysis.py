@@ -57,7 +57,7 @@ from .views import view_for
 UNIT = "tiles"
 THRESHOLDS = {"loss": 1, "big_loss": 3}
 PER_DECISION = 2000  # search nodes for one turn, at most
-DEFAULT_BUDGET = 60000  # search nodes per hand (analysis_bench: p99 well under a second)
+DEFAULT_BUDGET = 45000  # search nodes per hand (analysis_bench: p99 well under a second)
 PAIR_TILES = 3 * SLOTS  # fewer tiles than this never fill the 26 slots (S-L5)
 
 
