@@ -19,8 +19,8 @@ import json
 import random
 import time
 
-from .registry import GAMES, command, get
-from .stats import percentile
+from game.engine.registry import GAMES, command, get
+from game.engine.stats import percentile
 
 MAX_ACTIONS = 5000
 

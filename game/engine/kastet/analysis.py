@@ -44,15 +44,15 @@ the hand's turns), the remaining turns are not analysed: ``"complete": false``.
 
 from __future__ import annotations
 
-from ..errors import EngineError
-from ..okey.analysis import Budget, decision, report
-from ..tiles import face_name, parse_face
-from .groups import read_group
-from .replay import load_scenario
-from .rules import apply
-from .search import Search, face_names
-from .state import SLOTS
-from .views import view_for
+from game.engine.errors import EngineError
+from game.engine.okey.analysis import Budget, decision, report
+from game.engine.tiles import face_name, parse_face
+from game.engine.kastet.groups import read_group
+from game.engine.kastet.replay import load_scenario
+from game.engine.kastet.rules import apply
+from game.engine.kastet.search import Search, face_names
+from game.engine.kastet.state import SLOTS
+from game.engine.kastet.views import view_for
 
 UNIT = "tiles"
 THRESHOLDS = {"loss": 1, "big_loss": 3}

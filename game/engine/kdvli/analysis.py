@@ -39,14 +39,14 @@ nor is any later one: ``"complete": false``.
 
 from __future__ import annotations
 
-from ..errors import EngineError
-from ..okey.analysis import Budget, decision, report
-from ..okey.tiles import face_name, parse_face
-from . import counting
-from .groups import value as tile_value
-from .hand import FINISH_POINTS, apply
-from .replay import load_scenario
-from .views import hand_view
+from game.engine.errors import EngineError
+from game.engine.okey.analysis import Budget, decision, report
+from game.engine.okey.tiles import face_name, parse_face
+from game.engine.kdvli import counting
+from game.engine.kdvli.groups import value as tile_value
+from game.engine.kdvli.hand import FINISH_POINTS, apply
+from game.engine.kdvli.replay import load_scenario
+from game.engine.kdvli.views import hand_view
 
 UNIT = "points"
 THRESHOLDS = {"loss": 5, "big_loss": 25}

@@ -54,16 +54,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import EngineError
-from ..groups import group_values, natural
-from ..okey.analysis import Budget, decision, report
-from ..replay import load_scenario
-from ..scoring import ISLEK_POINTS, group_accepts
-from ..solver import PLAY, solve, tile_points
-from ..tasks import KUT, RUN, is_pairs
-from ..tiles import FAKE, colour_of, copies_of, face_name, make_face, number_of, parse_face
-from ..transitions import apply
-from ..views import view_for
+from game.engine.errors import EngineError
+from game.engine.groups import group_values, natural
+from game.engine.okey.analysis import Budget, decision, report
+from game.engine.replay import load_scenario
+from game.engine.scoring import ISLEK_POINTS, group_accepts
+from game.engine.solver import PLAY, solve, tile_points
+from game.engine.tasks import KUT, RUN, is_pairs
+from game.engine.tiles import FAKE, colour_of, copies_of, face_name, make_face, number_of, parse_face
+from game.engine.transitions import apply
+from game.engine.views import view_for
 
 UNIT = "points"
 THRESHOLDS = {"loss": 10, "big_loss": 50}
