@@ -10,7 +10,7 @@ import sys
 from game.engine.protocol import InputError
 from game.engine.registry import command
 
-PREFIX = {"replay": "malformed scenario: "}
+PREFIX = {"replay": "malformed scenario: ", "analyse": "malformed scenario: "}
 
 
 def main(name: str, argv: list[str] | None = None) -> int:

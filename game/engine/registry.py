@@ -2,7 +2,7 @@
 
 Adding a game is its home under ``games/<key>/`` (its engine package exporting ``GAME``,
 see ``protocol.py``) and one line here.  Each entry also names the documented commands
-the game answers: ``python -m game.engine.replay`` (and ``solve``, ``rating``) dispatch on
+the game answers: ``python -m game.engine.replay`` (and ``solve``, ``rating``, ``analyse``) dispatch on
 the input's ``"game"`` through ``command()`` to ``<engine>.<module>:<function>``
 (``COMMANDS``).
 """
@@ -21,6 +21,7 @@ COMMANDS = {
     "replay": "replay:run_scenario",
     "solve": "solve:run_query",
     "rating": "rating:run_query",
+    "analyse": "analysis:run_scenario",
 }
 
 
@@ -39,10 +40,10 @@ class GameEntry:
 
 
 GAMES: dict[str, GameEntry] = {
-    "kut": GameEntry("kut", "games.kut.engine", ("replay", "solve")),
-    "kdvli": GameEntry("kdvli", "games.kdvli.engine", ("replay", "solve")),
+    "kut": GameEntry("kut", "games.kut.engine", ("replay", "solve", "analyse")),
+    "kdvli": GameEntry("kdvli", "games.kdvli.engine", ("replay", "solve", "analyse")),
     "king": GameEntry("king", "games.king.engine"),
-    "kastet": GameEntry("kastet", "games.kastet.engine", ("replay", "rating")),
+    "kastet": GameEntry("kastet", "games.kastet.engine", ("replay", "rating", "analyse")),
     "kelimeki": GameEntry("kelimeki", "games.kelimeki.engine"),
 }
 
