@@ -8,9 +8,9 @@ import json
 import sys
 
 from .protocol import InputError
-from .registry import command
+from .registry import Unavailable, command
 
-PREFIX = {"replay": "malformed scenario: "}
+PREFIX = {"replay": "malformed scenario: ", "analyse": "malformed scenario: "}
 
 
 def main(name: str, argv: list[str] | None = None) -> int:
@@ -41,6 +41,9 @@ def main(name: str, argv: list[str] | None = None) -> int:
         return 2
     try:
         out = command(name, data)(data)
+    except Unavailable as exc:  # the input may be fine: the game or command is not there
+        print(str(exc).replace("\n", " "), file=sys.stderr)
+        return 2
     except InputError as exc:
         message = f"{PREFIX.get(name, '')}{exc}".replace("\n", " ")
         print(message, file=sys.stderr)

@@ -3,7 +3,7 @@
 Adding a game is its package under ``game/engine/<key>/`` (exporting ``GAME``, see
 ``protocol.py``), its templates and static files, and one line here.  Each entry also
 names the game's command functions: ``python -m game.engine.replay`` (and ``solve``,
-``rating``) dispatch on the input's ``"game"`` through ``command()``.
+``rating``, ``analyse``) dispatch on the input's ``"game"`` through ``command()``.
 """
 
 from __future__ import annotations
@@ -23,10 +23,22 @@ class GameEntry:
     commands: dict[str, str] = field(default_factory=dict)  # command -> "module:function"
 
 
-def _entry(key: str, *, commands: tuple[str, ...] = ("replay",)) -> GameEntry:
+# command -> (module in the game's package, function); the rest answer a query
+SCENARIO_COMMANDS = {"replay": ("replay", "run_scenario"), "analyse": ("analysis", "run_scenario")}
+# what a command is called when a game does not have it (yet)
+COMMAND_NOUNS = {"analyse": "analysis"}
+
+
+class Unavailable(InputError):
+    """The game is registered but its package, or this command's module, is not there
+    (yet): the commands print this on one line and exit 2."""
+
+
+def _entry(key: str, *, commands: tuple[str, ...] = ("replay", "analyse")) -> GameEntry:
     pkg = f"game.engine.{key}"
-    return GameEntry(key, pkg, {c: f"{pkg}.{c}:run_{'scenario' if c == 'replay' else 'query'}"
-                                for c in commands})
+    return GameEntry(key, pkg, {
+        c: "{}.{}:{}".format(pkg, *SCENARIO_COMMANDS.get(c, (c, "run_query"))) for c in commands
+    })  # fmt: skip
 
 
 GAMES: dict[str, GameEntry] = {
@@ -34,10 +46,11 @@ GAMES: dict[str, GameEntry] = {
     "kut": GameEntry("kut", "game.engine.kut", {
         "replay": "game.engine.replay:run_scenario",
         "solve": "game.engine.solve:run_query",
+        "analyse": "game.engine.kut.analysis:run_scenario",
     }),
-    "kdvli": _entry("kdvli", commands=("replay", "solve")),
+    "kdvli": _entry("kdvli", commands=("replay", "solve", "analyse")),
     "king": _entry("king"),
-    "kastet": _entry("kastet", commands=("replay", "rating")),
+    "kastet": _entry("kastet", commands=("replay", "rating", "analyse")),
     "kelimeki": _entry("kelimeki"),
 }  # fmt: skip
 
@@ -56,8 +69,11 @@ def command(name: str, data: Any) -> Callable[[Any], dict]:
     try:
         return getattr(importlib.import_module(module), func)
     except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):  # the game's own package is not there
-            raise InputError(f"the game {key!r} is not available yet") from None
+        if exc.name and entry.package.startswith(exc.name):  # the game's package is not there
+            raise Unavailable(f"the game {key!r} is not available yet") from None
+        if exc.name == module:  # the game is there, this command's module not (yet)
+            raise Unavailable(f"{COMMAND_NOUNS.get(name, name)} not available for this game "
+                              f"({key!r})") from None  # fmt: skip
         raise
 
 

@@ -1,0 +1,55 @@
+"""The analysis command (issue 31): ``python -m game.engine.analyse`` dispatches on the
+scenario's ``"game"`` through the registry's ``"analyse"`` entries, like the replay
+command; a game whose analysis is not there (yet) is refused with one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from game.engine import cli, registry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_game_names_an_analyse_command():
+    for key, entry in registry.GAMES.items():
+        module, func = entry.commands["analyse"].split(":")
+        assert module.startswith(entry.package + ".") or module.startswith("game.engine.")
+        assert func == "run_scenario", key
+    assert registry.GAMES["kut"].commands["analyse"] == "game.engine.kut.analysis:run_scenario"
+    for key in ("kdvli", "king", "kastet", "kelimeki"):
+        assert registry.GAMES[key].commands["analyse"] == f"game.engine.{key}.analysis:run_scenario"
+
+
+def test_a_game_without_its_analysis_module_is_refused_with_one_line(monkeypatch, tmp_path,
+                                                                     capsys):  # fmt: skip
+    entry = registry.GameEntry(
+        "toy", "game.engine.king", {"analyse": "game.engine.king.no_analysis_here:run_scenario"}
+    )
+    monkeypatch.setitem(registry.GAMES, "toy", entry)
+    p = tmp_path / "s.json"
+    p.write_text(json.dumps({"game": "toy"}))
+    assert cli.main("analyse", [str(p)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "analysis not available for this game ('toy')\n"
+    # a game's missing package keeps its own message
+    monkeypatch.setitem(
+        registry.GAMES,
+        "toy",
+        registry.GameEntry(
+            "toy", "game.engine.no_such_game", {"analyse": "game.engine.no_such_game.analysis:x"}
+        ),
+    )
+    assert cli.main("analyse", [str(p)]) == 2
+    assert capsys.readouterr().err == "the game 'toy' is not available yet\n"
+
+
+def test_an_unknown_game_or_bad_json_exits_2_with_one_line():
+    for text in ('{"game": "tavla"}', "{", "[1]"):
+        proc = subprocess.run([sys.executable, "-m", "game.engine.analyse", "-"], cwd=ROOT,
+                              input=text, capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
