@@ -24,6 +24,12 @@ def test_every_game_names_an_analyse_command():
         assert registry.GAMES[key].commands["analyse"] == f"game.engine.{key}.analysis:run_scenario"
 
 
+def test_the_command_dispatches_on_the_game():
+    from game.engine.king import analysis as king_analysis
+
+    assert registry.command("analyse", {"game": "king"}) is king_analysis.run_scenario
+
+
 def test_a_game_without_its_analysis_module_is_refused_with_one_line(monkeypatch, tmp_path,
                                                                      capsys):  # fmt: skip
     entry = registry.GameEntry(
