@@ -94,15 +94,30 @@ def _touch_sets(pos: Position) -> list[frozenset[int]]:
     return out
 
 
+class _Stop(Exception):
+    """The generator's step limit was reached."""
+
+
 def generate(pos: Position, lex: Lexicon) -> list[Move]:
     """All legal plays (distinct tile sets), unordered."""
+    return generate_bounded(pos, lex)[0]
+
+
+def generate_bounded(pos: Position, lex: Lexicon,
+                     limit: int | None = None) -> tuple[list[Move], int, bool]:  # fmt: skip
+    """The legal plays as ``generate`` finds them, stopping after ``limit`` steps (a step
+    is one cell tried on a line's walk): (the plays found, the steps taken — at most
+    ``limit`` —, whether the search finished).  Deterministic: the same position and limit give the same plays
+    (the analysis budgets its search with this, issue 31)."""
+    steps = 0
+    cap = 1 << 62 if limit is None else limit
     cells = pos.cells
     rack = dict.fromkeys(TILES_ALL, 0)
     for t in pos.rack:
         rack[t] += 1
     n_rack = len(pos.rack)
     if n_rack == 0:
-        return []
+        return [], 0, True
     trie = lex.trie
     words = lex.words
     touch = _touch_sets(pos)
@@ -120,7 +135,7 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
             for i in range(board.CELLS)
         ]
         if not any(anchor):
-            return []
+            return [], 0, True
     every_neighbour_is_anchor = not home_open
     found: dict[frozenset, Move] = {}
     rack_letters = [t for t in LETTERS if rack[t]]
@@ -163,6 +178,10 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
 
         def walk(j, node, placed, main, cross, has_anchor, start):
             """The word so far covers line[start..j-1] (``node`` its trie node)."""
+            nonlocal steps
+            steps += 1
+            if steps > cap:
+                raise _Stop
             if j == SIZE or not occupied[line[j]]:
                 if has_anchor and placed and j - start >= 2 and END in node:
                     _record(placed, main, cross)
@@ -299,12 +318,15 @@ def generate(pos: Position, lex: Lexicon) -> list[Move]:
                 limit -= 1  # the left part may not start right after a tile
             left_part(a, trie, [], max(0, min(limit, n_rack - 1)))
 
-    for along_row in (True, False):
-        for k in range(SIZE):
-            line = [k * SIZE + j for j in range(SIZE)] if along_row else [
-                j * SIZE + k for j in range(SIZE)]  # fmt: skip
-            scan_line(line, along_row)
-    return list(found.values())
+    try:
+        for along_row in (True, False):
+            for k in range(SIZE):
+                line = [k * SIZE + j for j in range(SIZE)] if along_row else [
+                    j * SIZE + k for j in range(SIZE)]  # fmt: skip
+                scan_line(line, along_row)
+    except _Stop:
+        return list(found.values()), cap, False
+    return list(found.values()), steps, True
 
 
 def _covers_home(pos: Position, placed) -> bool:
