@@ -25,9 +25,11 @@ def test_every_game_names_an_analyse_command():
 
 
 def test_the_command_dispatches_on_the_game():
+    from game.engine.kelimeki import analysis as kelimeki_analysis
     from game.engine.king import analysis as king_analysis
 
     assert registry.command("analyse", {"game": "king"}) is king_analysis.run_scenario
+    assert registry.command("analyse", {"game": "kelimeki"}) is kelimeki_analysis.run_scenario
 
 
 def test_a_game_without_its_analysis_module_is_refused_with_one_line(monkeypatch, tmp_path,
