@@ -21,7 +21,8 @@ import json
 import random
 import time
 
-from ..stats import percentile
+from ..analyse import timed
+from ..stats import ms_summary, percentile
 from . import GAME, analysis
 from .alphabet import COUNTS, JOKER, RACK_SIZE, TILES
 from .lexicon import shipped
@@ -49,12 +50,6 @@ def games(n: int, seed: int):
         yield data
 
 
-def _ms(xs: list[float]) -> dict:
-    ms = [x * 1000 for x in xs]
-    return {"p50": round(percentile(ms, 0.5), 1), "p99": round(percentile(ms, 0.99), 1),
-            "max": round(max(ms, default=0), 1)}  # fmt: skip
-
-
 def per_move(data: dict, rows: dict) -> int:
     """Judge each move of the game alone (no game budget), by jokers in the rack; the
     steps the whole game needs."""
@@ -77,10 +72,8 @@ def run(n: int, seed: int, budget: int | None) -> dict:
     cpu, used, needed, moves = [], [], [], 0
     complete = 0
     rows: dict[int, list] = {0: [], 1: [], 2: []}
-    for data in games(n, seed):
-        c0 = time.process_time()
-        out = analysis.analyse(data, budget)
-        cpu.append(time.process_time() - c0)
+    for data, out, seconds in timed(analysis.analyse, games(n, seed), budget):
+        cpu.append(seconds)
         used.append(out["budget"]["used"])
         complete += out["complete"]
         moves += len(out["decisions"])
@@ -88,7 +81,7 @@ def run(n: int, seed: int, budget: int | None) -> dict:
     return {
         "games": n,
         "budget": analysis.DEFAULT_BUDGET if budget is None else budget,
-        "game_cpu_ms": _ms(cpu),
+        "game_cpu_ms": ms_summary(cpu),
         "game_steps": {"p50": percentile(used, 0.5), "max": max(used)},
         "game_steps_needed": {"p50": percentile(needed, 0.5), "p90": percentile(needed, 0.9),
                               "max": max(needed)},
@@ -96,7 +89,7 @@ def run(n: int, seed: int, budget: int | None) -> dict:
         "moves_analysed": moves,
         "move_limit": analysis.DECISION_LIMIT,
         "moves_by_jokers": {
-            str(j): {"moves": len(r), "cpu_ms": _ms([x for x, _, _ in r]),
+            str(j): {"moves": len(r), "cpu_ms": ms_summary([x for x, _, _ in r]),
                      "steps": {"p50": percentile([s for _, s, _ in r], 0.5),
                                "max": max((s for _, s, _ in r), default=0)},
                      "exact": sum(1 for *_, e in r if e)}

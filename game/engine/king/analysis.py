@@ -181,24 +181,6 @@ class Solver:
                 return (h & pen_mask) or h
             return h
 
-        def classes(m, inplay):
-            """The legal cards in ``m`` by equivalence class: [(representative, class
-            mask)], the representative the highest card of its class."""
-            out = []
-            prev = -1
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                m ^= low
-                if (prev >= 0 and prev // 13 == c // 13 and cls[prev] == cls[c]
-                        and not inplay & ((1 << c) - (1 << (prev + 1)))):  # fmt: skip
-                    rep, members = out[-1]
-                    out[-1] = (rep, members | low)
-                else:
-                    out.append((c, low))
-                prev = c
-            return out
-
         def reps(m, inplay):
             """The highest card of each equivalence class of the legal cards ``m``."""
             out = []
@@ -212,6 +194,14 @@ class Solver:
                     out.append(c)
                 prev = c
             return out
+
+        def classes(m, inplay):
+            """The legal cards in ``m`` by equivalence class: [(representative, class
+            mask)], the representative the highest card of its class (each class is a
+            run of ``m``'s cards in card order)."""
+            starts = reps(m, inplay)
+            ends = [*starts[1:], 52]
+            return [(r, m & ((1 << e) - (1 << r))) for r, e in zip(starts, ends)]
 
         def winner(cards):
             """G-P3: the index of the winning card of the cards so far."""

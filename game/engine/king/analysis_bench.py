@@ -19,10 +19,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
 
-from ..analyse import Budget
-from ..stats import percentile
+from ..analyse import Budget, timed
+from ..stats import ms_summary, percentile
 from . import analysis
 from .contracts import KOZ, PENALTIES
 from .game import GAME
@@ -51,21 +50,17 @@ def hands(n: int, seed: int):
 def cost(n: int, seed: int, budget: int | None) -> dict:
     cpu, used, first_trick = [], [], []
     complete = choice = 0
-    for data in hands(n, seed):
-        c0 = time.process_time()
-        out = analysis.analyse(data, budget)
-        cpu.append(time.process_time() - c0)
+    for _, out, seconds in timed(analysis.analyse, hands(n, seed), budget):
+        cpu.append(seconds)
         used.append(out["budget"]["used"])
         complete += out["complete"]
         choice += any(d["kind"] == "choose" for d in out["decisions"])
         cards = [d["step"] for d in out["decisions"] if d["kind"] == "card"]
         first_trick.append(1 + (min(cards) - 1) // 4 if cards else 14)
-    ms = [x * 1000 for x in cpu]
     return {
         "hands": n,
         "budget": analysis.DEFAULT_BUDGET if budget is None else budget,
-        "cpu_ms": {"p50": round(percentile(ms, 0.5), 1), "p99": round(percentile(ms, 0.99), 1),
-                   "max": round(max(ms), 1)},
+        "cpu_ms": ms_summary(cpu),
         "nodes": {"p50": percentile(used, 0.5), "max": max(used)},
         "complete": complete,
         "choice_analysed": choice,

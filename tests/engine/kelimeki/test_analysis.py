@@ -272,3 +272,21 @@ def test_brute_force_with_both_jokers():
     brute = all_plays(st, 0)
     assert (full, jokers) == (2, 2) and len(moves) == len(brute) > 20
     assert {frozenset(m.cells): analysis.gain(m, view) for m in moves} == brute
+
+
+def test_the_bounded_generator_stops_after_its_steps():
+    """movegen.generate_bounded: no limit gives generate's plays; a limit stops after
+    that many steps with the plays found so far (a deterministic subset), and says so."""
+    from game.engine.kelimeki.lexicon import lexicon_for
+    from game.engine.kelimeki.movegen import Position, generate, generate_bounded
+
+    st = make_state(2, racks=[["Z", "*", "K", "E"], ["A"]], rows={10: "..........EV..."},
+                    placer=1, first_done=[True, True], words=WORDS)  # fmt: skip
+    pos, lex = Position.from_view(GAME.view_for(st, 0)), lexicon_for(WORDS)
+    every, steps, done = generate_bounded(pos, lex)
+    assert done and set(every) == set(generate(pos, lex)) and steps > 100
+    assert generate_bounded(pos, lex, steps) == (every, steps, True)
+    some, used, done = generate_bounded(pos, lex, steps // 2)
+    assert (used, done) == (steps // 2, False) and set(some) < set(every)
+    assert generate_bounded(pos, lex, steps // 2) == (some, used, done)
+    assert generate_bounded(pos, lex, 0) == ([], 0, False)
