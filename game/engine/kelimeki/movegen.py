@@ -220,7 +220,9 @@ def generate_bounded(pos: Position, lex: Lexicon,
                 rack[L] += 1
             if rack[JOKER] > 0:
                 rack[JOKER] -= 1
-                pairs = node.items() if ok is None else ((L, node.get(L)) for L in ok)
+                pairs = (
+                    node.items() if ok is None else ((L, node.get(L)) for L in LETTERS if L in ok)
+                )  # W-T1 order, not hash order
                 cj = cross + (cb if cb is not None else 0)
                 for L, child in pairs:
                     if L == END or child is None:

@@ -5,6 +5,7 @@ games, jokers, secrecy, the budget, the command, determinism."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -290,3 +291,29 @@ def test_the_bounded_generator_stops_after_its_steps():
     assert (used, done) == (steps // 2, False) and set(some) < set(every)
     assert generate_bounded(pos, lex, steps // 2) == (some, used, done)
     assert generate_bounded(pos, lex, 0) == ([], 0, False)
+
+
+def test_the_analysis_is_the_same_in_every_process():
+    """Determinism across processes (Python hashes strings differently in each): with
+    both jokers there are plays on the same cells with other letters and equal values
+    (the best is then the first by its letters, not the first found), and a search cut
+    short by its cap finds the same plays (the word list's trie and the generator's
+    letters go in W-T1 order, not hash order)."""
+    base = json.loads((ROOT / "tests/engine/kelimeki/scenarios/shipped_dictionary.json")
+                      .read_text(encoding="utf-8"))  # fmt: skip
+    first = dict(base, racks=[["K", "A", "L", "E", "M", "*", "*"], base["racks"][1]],
+                 actions=[{"seat": 0, "type": "pass"}])  # fmt: skip
+    cut = dict(base, racks=[base["racks"][0], ["E", "V", "N", "A", "R", "*", "*"]],
+               actions=[base["actions"][0], {"seat": 1, "type": "pass"}])  # fmt: skip
+    for data in (first, cut):
+        outs = set()
+        for seed in ("1", "2", "3"):
+            proc = subprocess.run(
+                [sys.executable, "-m", "game.engine.analyse", "-"], cwd=ROOT,
+                input=json.dumps(data), capture_output=True, text=True, timeout=120,
+                env={**os.environ, "PYTHONHASHSEED": seed})  # fmt: skip
+            assert proc.returncode == 0, proc.stderr
+            outs.add(proc.stdout)
+        assert len(outs) == 1
+    d = json.loads(outs.pop())["decisions"][1]
+    assert d["exact"] is False and d["kind"] == "pass" and d["plays"] > 1000
