@@ -44,7 +44,7 @@ from .rules import JOKER_FINISH, evaluate_play
 KEY = "kelimeki"
 UNIT = "points"
 THRESHOLDS = {"loss": 10, "big_loss": 30}
-DEFAULT_BUDGET = 220_000  # generator steps per game (analysis_bench: CPU p99 under 1 s)
+DEFAULT_BUDGET = 200_000  # generator steps per game (analysis_bench: CPU p99 under 1 s)
 DECISION_LIMIT = 60_000  # steps per decision: a rack with both jokers stops here
 KINDS = ("play", "exchange", "pass")
 # what a decision cut short by DECISION_LIMIT searched in full (the jokers' stage done)
