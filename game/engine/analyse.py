@@ -132,7 +132,7 @@ def timed(analyse, scenarios, budget: int | None = None):
 
 def main(argv: list[str] | None = None) -> int:
     """The command: dispatches on the scenario's ``"game"`` (default ``"kut"``)."""
-    from .cli import main as cli_main
+    from game.engine.cli import main as cli_main
 
     return cli_main("analyse", argv)
 

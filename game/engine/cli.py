@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import sys
 
-from .protocol import InputError
-from .registry import Unavailable, command
+from game.engine.protocol import InputError
+from game.engine.registry import Unavailable, command
 
 PREFIX = {"replay": "malformed scenario: ", "analyse": "malformed scenario: "}
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .protocol import InputError
+from game.engine.protocol import InputError
 
 
 @dataclass(frozen=True)

@@ -32,14 +32,14 @@ among the plays found: the cost is at least the one reported).
 
 from __future__ import annotations
 
-from .. import analyse as shared
-from ..analyse import Budget
-from . import GAME
-from .alphabet import JOKER, ORDER
-from .lexicon import lexicon_for
-from .movegen import Move, Position, generate_bounded
-from .replay import load_scenario, run_action
-from .rules import JOKER_FINISH, evaluate_play
+from game.engine import analyse as shared
+from game.engine.analyse import Budget
+from game.engine.kelimeki import GAME
+from game.engine.kelimeki.alphabet import JOKER, ORDER
+from game.engine.kelimeki.lexicon import lexicon_for
+from game.engine.kelimeki.movegen import Move, Position, generate_bounded
+from game.engine.kelimeki.replay import load_scenario, run_action
+from game.engine.kelimeki.rules import JOKER_FINISH, evaluate_play
 
 KEY = "kelimeki"
 UNIT = "points"

@@ -21,12 +21,12 @@ import json
 import random
 import time
 
-from ..analyse import timed
-from ..stats import ms_summary, percentile
-from . import GAME, analysis
-from .alphabet import COUNTS, JOKER, RACK_SIZE, TILES
-from .lexicon import shipped
-from .replay import load_scenario, run_action
+from game.engine.analyse import timed
+from game.engine.stats import ms_summary, percentile
+from game.engine.kelimeki import GAME, analysis
+from game.engine.kelimeki.alphabet import COUNTS, JOKER, RACK_SIZE, TILES
+from game.engine.kelimeki.lexicon import shipped
+from game.engine.kelimeki.replay import load_scenario, run_action
 
 LEVELS = ("hard", "normal", "easy", "normal")
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from .alphabet import fold, playable
+from game.engine.kelimeki.alphabet import fold, playable
 
 WORDS_FILE = Path(__file__).with_name("data") / "words.txt.gz"
 END = "$"

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import board
-from .alphabet import JOKER, LETTER_SET, LETTERS, POINTS, RACK_SIZE, fold
-from .alphabet import TILES as TILES_ALL
-from .lexicon import END, Lexicon
-from .rules import BINGO, Placement, tax_shares
+from game.engine.kelimeki import board
+from game.engine.kelimeki.alphabet import JOKER, LETTER_SET, LETTERS, POINTS, RACK_SIZE, fold
+from game.engine.kelimeki.alphabet import TILES as TILES_ALL
+from game.engine.kelimeki.lexicon import END, Lexicon
+from game.engine.kelimeki.rules import BINGO, Placement, tax_shares
 
 SIZE = board.SIZE
 MULT = board.MULT
@@ -334,8 +334,8 @@ def generate_bounded(pos: Position, lex: Lexicon,
 def _covers_home(pos: Position, placed) -> bool:
     """W-M5 when the home square already holds a tile: a word of the play runs
     through it (checked by the rules' own evaluation)."""
-    from ..errors import RuleError
-    from .rules import evaluate_play
+    from game.engine.errors import RuleError
+    from game.engine.kelimeki.rules import evaluate_play
 
     try:
         evaluate_play(pos.cells, pos.jokers, pos.zone, pos.forfeited, pos.seat, False,

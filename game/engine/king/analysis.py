@@ -45,14 +45,14 @@ cards) is noted ``forced``.
 
 from __future__ import annotations
 
-from .. import analyse as shared
-from ..analyse import Budget, OutOfBudget
-from ..errors import EngineError
-from .cards import AH, HEARTS, KH, card, name, suit_letter
-from .contracts import KOZ, PENALTY_CARDS, QUOTA, allowed
-from .hand import HandState, apply
-from .replay import load_scenario
-from .rules import TRICKS
+from game.engine import analyse as shared
+from game.engine.analyse import Budget, OutOfBudget
+from game.engine.errors import EngineError
+from game.engine.king.cards import AH, HEARTS, KH, card, name, suit_letter
+from game.engine.king.contracts import KOZ, PENALTY_CARDS, QUOTA, allowed
+from game.engine.king.hand import HandState, apply
+from game.engine.king.replay import load_scenario
+from game.engine.king.rules import TRICKS
 
 GAME = "king"
 UNIT = "points"

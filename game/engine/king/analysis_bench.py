@@ -20,13 +20,13 @@ import argparse
 import json
 import random
 
-from ..analyse import Budget, timed
-from ..stats import ms_summary, percentile
-from . import analysis
-from .contracts import KOZ, PENALTIES
-from .game import GAME
-from .hand import HandState
-from .replay import export_scenario
+from game.engine.analyse import Budget, timed
+from game.engine.stats import ms_summary, percentile
+from game.engine.king import analysis
+from game.engine.king.contracts import KOZ, PENALTIES
+from game.engine.king.game import GAME
+from game.engine.king.hand import HandState
+from game.engine.king.replay import export_scenario
 
 LEVELS = ("normal", "easy", "normal", "normal")
 
