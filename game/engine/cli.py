@@ -8,7 +8,7 @@ import json
 import sys
 
 from game.engine.protocol import InputError
-from game.engine.registry import command
+from game.engine.registry import Unavailable, command
 
 PREFIX = {"replay": "malformed scenario: ", "analyse": "malformed scenario: "}
 
@@ -41,6 +41,9 @@ def main(name: str, argv: list[str] | None = None) -> int:
         return 2
     try:
         out = command(name, data)(data)
+    except Unavailable as exc:  # the input may be fine: the game or command is not there
+        print(str(exc).replace("\n", " "), file=sys.stderr)
+        return 2
     except InputError as exc:
         message = f"{PREFIX.get(name, '')}{exc}".replace("\n", " ")
         print(message, file=sys.stderr)

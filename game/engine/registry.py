@@ -16,6 +16,12 @@ from typing import Any
 
 from game.engine.protocol import InputError, complete
 
+
+class Unavailable(InputError):
+    """The game is registered but its package, or this command's module, is not there
+    (yet): the commands print this on one line and exit 2."""
+
+
 # each command's module and function inside a game's engine package (the convention)
 COMMANDS = {
     "replay": "replay:run_scenario",
@@ -42,9 +48,9 @@ class GameEntry:
 GAMES: dict[str, GameEntry] = {
     "kut": GameEntry("kut", "games.kut.engine", ("replay", "solve", "analyse")),
     "kdvli": GameEntry("kdvli", "games.kdvli.engine", ("replay", "solve", "analyse")),
-    "king": GameEntry("king", "games.king.engine"),
+    "king": GameEntry("king", "games.king.engine", ("replay", "analyse")),
     "kastet": GameEntry("kastet", "games.kastet.engine", ("replay", "rating", "analyse")),
-    "kelimeki": GameEntry("kelimeki", "games.kelimeki.engine"),
+    "kelimeki": GameEntry("kelimeki", "games.kelimeki.engine", ("replay", "analyse")),
 }
 
 # KÜT's scenario and solver files predate the "game" field (kut-scenario.md): the
@@ -64,8 +70,11 @@ def command(name: str, data: Any) -> Callable[[Any], dict]:
     try:
         return getattr(importlib.import_module(module), func)
     except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):  # the game's own package is not there
-            raise InputError(f"the game {key!r} is not available yet") from None
+        if exc.name == entry.package or (exc.name and entry.package.startswith(exc.name + ".")):
+            raise Unavailable(f"the game {key!r} is not available yet") from None
+        if exc.name == module:  # the game is there, this command's module not (yet)
+            noun = "analysis" if name == "analyse" else name
+            raise Unavailable(f"{noun} not available for this game ({key!r})") from None
         raise
 
 

@@ -46,7 +46,7 @@ class Lexicon:
     def trie(self) -> dict:
         if self._trie is None:
             root: dict = {}
-            for word in self.words:
+            for word in sorted(self.words):  # the same trie, in the same order, in every process
                 node = root
                 for ch in word:
                     nxt = node.get(ch)

@@ -122,6 +122,23 @@ def generate(pos: Position, lex: Lexicon, budget: int | None = None) -> list[Mov
     return list(found.values())
 
 
+def generate_bounded(pos: Position, lex: Lexicon,
+                     limit: int | None = None) -> tuple[list[Move], int, bool]:  # fmt: skip
+    """Every legal play as ``generate`` without a budget finds them (every letter a joker
+    may stand for), stopped after ``limit`` steps: (the plays found, the steps taken — at
+    most ``limit`` —, whether the search finished).  Deterministic: the same position and
+    limit give the same plays (the analysis budgets its search with it, issue 31)."""
+    cap = (1 << 62) if limit is None else limit
+    steps = [cap]
+    found: dict[frozenset, Move] = {}
+    try:
+        _generate(pos, lex, [(None, True)], steps, found)
+        done = True
+    except _OutOfSteps:
+        done = False
+    return list(found.values()), min(cap, cap - steps[0]), done
+
+
 def _generate(pos: Position, lex: Lexicon, passes: list[tuple[int | None, bool]],
               steps: list | None = None, found: dict | None = None,
               one_joker_letter: bool = False) -> dict[frozenset, Move]:  # fmt: skip
