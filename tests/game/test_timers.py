@@ -157,7 +157,7 @@ def test_a_worker_crash_mid_write_then_a_retry_applies_the_timeout_once(players,
             raise SystemExit("worker lost")  # after the log row was written
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_schedule", crash_once)
+    monkeypatch.setattr(services.core, "_schedule", crash_once)  # _save's, in the core
     with pytest.raises(SystemExit):
         services.match_expire_turn(m.pk, m.version, late)
     m.refresh_from_db()

@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from game import services, tasks
 from game.engine import registry
@@ -66,7 +67,7 @@ def test_the_dialog_page_has_no_rated_choice_and_creates_a_rated_table(players):
 @pytest.mark.django_db
 def test_own_clock_sets_the_platforms_deadline(players):
     a, b = players[:2]
-    now = services.timezone.now()
+    now = timezone.now()
     match = services.match_create(game="toyh", options={"hands": 1}, users=[a, b], now=now)
     assert match.move_seconds is None
     assert match.deadline == now + timedelta(days=1)
@@ -101,7 +102,7 @@ def test_one_ranking_for_every_level(players):
 @pytest.mark.django_db
 def test_no_leaving_rules_a_lost_socket_is_not_a_drop_nor_idle(players, settings):
     a, b = players[:2]
-    now = services.timezone.now()
+    now = timezone.now()
     match = services.match_create(game="toyh", options={"hands": 3}, users=[a, b], now=now)
     MatchSeat.objects.filter(match=match).update(connected=False, disconnected_at=now)
     later = now + timedelta(seconds=settings.KUT_AWAY_LEAVE_SECONDS + 60)
