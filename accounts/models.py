@@ -31,6 +31,9 @@ class User(AbstractUser):
     # the games whose guided first hand (KÜT's trial hand, K-X1) was completed or skipped:
     # it is no longer offered for them (``game.tutorial``)
     tutorials_done = models.JSONField(_("guided first hands done"), default=list, blank=True)
+    # the bots' level the player chose last (a table, a practice game, a game against the
+    # AI): *Hemen Oyna*'s match against bots is played at it (issue 29); empty: normal
+    bot_level = models.CharField(_("bots' level chosen last"), max_length=8, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

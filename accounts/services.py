@@ -130,3 +130,13 @@ def request_allowed(kind: str, *, limits: list[tuple[str, int]], window: int) ->
             return True
         allowed = allowed and count <= limit
     return allowed
+
+
+def user_bot_level_remember(user, level: str) -> None:
+    """The bots' level ``user`` just chose (``easy``/``normal``/``hard``): *Hemen Oyna*
+    plays its match against bots at it (issue 29).  Anything else is ignored."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    if level in ("easy", "normal", "hard") and user.bot_level != level:
+        user.bot_level = level
+        User.objects.filter(pk=user.pk).update(bot_level=level)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Match(models.Model):
@@ -32,34 +33,46 @@ class Match(models.Model):
         # a move (W-X3, ``game.guests``)
         GUEST = "guest", _("Unrecorded game")
 
-    game = models.CharField(max_length=20)  # a key of game.engine.registry
-    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NORMAL)
+    game = models.CharField(_("game"), max_length=20)  # a key of game.engine.registry
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.NORMAL)
     # the game's own options, as its GAME.clean_options returned them
-    options = models.JSONField(default=dict, blank=True)
-    level = models.CharField(max_length=8, default="orta")  # P-7: acemi / orta / usta
-    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # P-6 (rated)
-    partners = models.BooleanField(default=False)  # P-8: seats 0+2 against 1+3
-    rated = models.BooleanField(default=True)
-    watchers_allowed = models.BooleanField(default=False)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLAYING)
-    state = models.JSONField(default=dict)
-    version = models.PositiveIntegerField(default=0)
-    seed = models.CharField(max_length=64)  # secret: never sent to a client
-    turn_started = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)  # turn timeout or next hand
-    bot_due = models.DateTimeField(null=True, blank=True)  # when a bot should move
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    level = models.CharField(_("level"), max_length=8, default="orta")  # P-7: acemi / orta / usta
+    move_seconds = models.PositiveSmallIntegerField(
+        _("move time"), null=True, blank=True
+    )  # P-6 (rated)
+    partners = models.BooleanField(_("partners"), default=False)  # P-8: seats 0+2 against 1+3
+    rated = models.BooleanField(_("rated"), default=True)
+    watchers_allowed = models.BooleanField(_("watchers allowed"), default=False)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.PLAYING
+    )
+    state = models.JSONField(_("state"), default=dict)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    seed = models.CharField(_("seed"), max_length=64)  # secret: never sent to a client
+    turn_started = models.DateTimeField(_("turn started"), null=True, blank=True)
+    deadline = models.DateTimeField(
+        _("deadline"), null=True, blank=True
+    )  # turn timeout or next hand
+    bot_due = models.DateTimeField(_("bot due"), null=True, blank=True)  # when a bot should move
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("host"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="hosted_matches",
     )  # fmt: skip
-    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+    rematch_of = models.ForeignKey(
+        "self", verbose_name=_("rematch of"), null=True, blank=True, on_delete=models.SET_NULL
+    )
     # K-X2: the host's rematch invitation on a finished match (``game.rematch``):
-    # {"tasks", "by", "at", "answers": {seat: "yes"|"no"}, "match_id": new match or None}
-    rematch_offer = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    # {"choice", "by", "at", "answers": {seat: "yes"|"no"}, "match_id": new match or None}
+    # ("choice": the game's rematch choice, ``rematch_choice``; offers before issue 28
+    # kept KÜT's under "tasks")
+    rematch_offer = models.JSONField(_("rematch offer"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
+        verbose_name = pgettext_lazy("model", "match")
+        verbose_name_plural = pgettext_lazy("model", "matches")
         indexes = [
             models.Index(fields=["status", "deadline"], name="match_status_deadline"),
             models.Index(fields=["status", "bot_due"], name="match_status_botdue"),
@@ -78,45 +91,51 @@ class Match(models.Model):
 
 
 class MatchSeat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="match_seats",
     )  # fmt: skip
-    bot_level = models.CharField(max_length=10, blank=True)  # set: a bot plays this seat
-    away = models.BooleanField(default=False)  # K-N7: a bot plays for the human
-    away_since = models.DateTimeField(null=True, blank=True)  # P-5: 3 minutes
-    connected = models.BooleanField(default=False)
-    left = models.BooleanField(default=False)  # K-X3: left the match; a bot took over
-    left_at = models.DateTimeField(null=True, blank=True)
-    left_in_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_level = models.CharField(
+        _("bot level"), max_length=10, blank=True
+    )  # set: a bot plays this seat
+    away = models.BooleanField(_("away"), default=False)  # K-N7: a bot plays for the human
+    away_since = models.DateTimeField(_("away since"), null=True, blank=True)  # P-5: 3 minutes
+    connected = models.BooleanField(_("connected"), default=False)
+    left = models.BooleanField(_("left"), default=False)  # K-X3: left the match; a bot took over
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+    left_in_hand = models.PositiveSmallIntegerField(_("left in hand"), null=True, blank=True)
     # The seat's private rack-layout changes so far (``services.match_apply_action``):
     # they never change the match version the other seats act on (issue 16).
-    layout_version = models.PositiveIntegerField(default=0)
+    layout_version = models.PositiveIntegerField(_("layout version"), default=0)
     # P-13: when the seat's last socket went (None while connected or never connected);
     # ``dropped``: a bot plays the seat because its player dropped (not K-N7's timeouts)
-    disconnected_at = models.DateTimeField(null=True, blank=True)
-    dropped = models.BooleanField(default=False)
+    disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
+    dropped = models.BooleanField(_("dropped"), default=False)
     # P-12: a human asks to take this left seat; the host accepts with *Devam*
     request_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )  # fmt: skip
-    request_at = models.DateTimeField(null=True, blank=True)
-    replacement = models.BooleanField(default=False)  # P-12: took a left seat
+    request_at = models.DateTimeField(_("requested at"), null=True, blank=True)
+    replacement = models.BooleanField(_("replacement"), default=False)  # P-12: took a left seat
     # issue 27: a guest's seat (no user): the SHA-256 of a random token kept in the
     # visitor's session (``game.guests``; never the session key).  Blank for every other
     # seat.  A secret of that visitor: never shown, never a filter (admin_safety).
-    guest_key = models.CharField(max_length=64, blank=True, default="")
+    guest_key = models.CharField(_("guest key"), max_length=64, blank=True, default="")
     # the player who left this seat before the replacement took it, and when (P-5)
     left_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("player who left"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )  # fmt: skip
-    left_user_at = models.DateTimeField(null=True, blank=True)
+    left_user_at = models.DateTimeField(_("left by the player at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("match seat")
+        verbose_name_plural = _("match seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="matchseat_unique_seat"),
         ]
@@ -156,18 +175,24 @@ class MatchAction(models.Model):
         TIMER = "timer", _("Timer")
         SYSTEM = "system", _("System")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
-    version = models.PositiveIntegerField()  # the match version this action produced
-    layout_version = models.PositiveIntegerField(default=0)  # >0: a seat's layout change
-    hand_no = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=20)
-    payload = models.JSONField(default=dict)
-    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.HUMAN)
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="actions"
+    )
+    version = models.PositiveIntegerField(_("version"))  # the match version this action produced
+    layout_version = models.PositiveIntegerField(
+        _("layout version"), default=0
+    )  # >0: a seat's layout change
+    hand_no = models.PositiveSmallIntegerField(_("hand"))
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=20)
+    payload = models.JSONField(_("payload"), default=dict)
+    actor = models.CharField(_("actor"), max_length=8, choices=Actor.choices, default=Actor.HUMAN)
     # the moment the service applied it (its ``now``: the time the timers reckon with)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("match action")
+        verbose_name_plural = _("match actions")
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "version"], condition=models.Q(layout_version=0),
@@ -189,13 +214,17 @@ class HandResult(models.Model):
     ``protocol.HandResult.detail``: KÜT's task, finisher and reasons, K-S…; KDVli's
     multiplier…), which only the game's web side reads (``game.web``)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hand_results")
-    hand_no = models.PositiveSmallIntegerField()
-    scores = models.JSONField()  # one hand score per seat
-    detail = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="hand_results"
+    )
+    hand_no = models.PositiveSmallIntegerField(_("hand"))
+    scores = models.JSONField(_("scores"))  # one hand score per seat
+    detail = models.JSONField(_("detail"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("hand result")
+        verbose_name_plural = _("hand results")
         constraints = [
             models.UniqueConstraint(fields=["match", "hand_no"], name="handresult_unique_hand"),
         ]
@@ -215,17 +244,21 @@ class MoveNotice(models.Model):
         REMINDER = "reminder", _("Reminder")
         FORFEIT = "forfeit", _("Forfeit")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="move_notices")
-    seat = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="move_notices"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )  # fmt: skip
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    turn = models.CharField(max_length=64, blank=True)
-    sent_at = models.DateTimeField(default=timezone.now)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    turn = models.CharField(_("turn"), max_length=64, blank=True)
+    sent_at = models.DateTimeField(_("sent"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("move notice")
+        verbose_name_plural = _("move notices")
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "seat", "kind", "turn"], name="movenotice_once"

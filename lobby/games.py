@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
+from django.urls import reverse
 
 from game import portal
 from game import web as game_web
@@ -42,6 +43,7 @@ class GameCard:
     ranked_by_level: bool = True  # P-7 (protocol hint; Kelimeki's k-lig: one table, W-L1)
     own_clock: bool = False  # a game's own move clock (Kelimeki's W-X3)
     links: list = field(default_factory=list)  # the game's own pages (label, url)
+    guide_url: str = ""  # its rules guide (*Nasıl Oynanır*), when it has one
     online: int = 0
     open_tables: int = 0
     extra: dict = field(default_factory=dict)
@@ -78,6 +80,7 @@ def game_card(key: str) -> GameCard | None:
     card.ranked_by_level = spec.ranked_by_level
     card.own_clock = spec.move_seconds_for is not None
     card.links = parts.links()
+    card.guide_url = reverse("guide", args=[key]) if parts.guide_templates else ""
     return card
 
 

@@ -23,8 +23,8 @@ MESSAGES = {
     "not_a_bot": _("There is no bot in that seat."),
     "seat_not_empty": _("That seat is not empty."),
     "not_full": _("All four seats must be filled before the match can start."),
-    "bad_tasks": _("A match has 5, 8 or 12 tasks."),
     "bad_game": _("That game cannot be played here yet."),
+    "bot_games": "%(text)s",  # the limits' own message (game.limits), translated there
     "bad_options": _("Choose one of the offered options for this game."),
     "bad_level": _("Choose a level: Beginner, Intermediate or Expert."),
     "bad_seat_count": _("This game cannot be played by that many players."),

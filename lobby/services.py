@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from accounts.bans import moderation_log_record
 from accounts.models import ModerationLog
-from game import portal, seat_gate
+from accounts.services import user_bot_level_remember
+from game import limits, portal, seat_gate
 from game import services as game_services
 from game import web as game_web
 from game.engine import registry
@@ -37,7 +38,6 @@ from lobby.models import SEATS, Table, TableInvite, TableSeat
 log = logging.getLogger(__name__)
 
 BOT_LEVELS = tuple(game_services.BOT_LEVELS)
-TASKS = (5, 8, 12)
 LEVEL_OF_BOT = {bot: level for level, bot in portal.BOT_LEVEL_OF.items()}
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
@@ -191,6 +191,7 @@ def table_create(*, host, game: str, options: dict | None = None,
             raise LobbyError("seated_elsewhere") from None
         _invite_new(table, host)
         _changed(table)
+    user_bot_level_remember(host, portal.bot_level(level))  # Hemen Oyna's level (issue 29)
     return table
 
 
@@ -412,7 +413,10 @@ def table_close(table_id, user, *, by_admin: bool = False, reason: str = "",
 
 
 def play_now(user, *, game: str, now: datetime | None = None) -> Table:
-    """Sit at the fullest open public table one may join, or open a new one."""
+    """*Hemen Oyna* (issue 29): seat the player at once — at the table they sit at
+    already; else at the fullest open public table of ``game`` where players wait and
+    they may join; else at a short match against bots that starts at once
+    (``quick_match``)."""
     now = _now(now)
     current = TableSeat.objects.filter(user=user, active=True).select_related("table").first()
     if current is not None:
@@ -424,9 +428,10 @@ def play_now(user, *, game: str, now: datetime | None = None) -> Table:
     candidates = (
         Table.objects.filter(status=Table.Status.OPEN, private=False, game=game)
         .annotate(
-            taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__bot_level=""))
+            taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__bot_level="")),
+            humans=Count("seats", filter=Q(seats__user__isnull=False)),
         )
-        .filter(taken__lt=F("seat_count"))
+        .filter(taken__lt=F("seat_count"), humans__gt=0)
         .order_by("-taken", "created_at", "pk")
     )
     if barred:
@@ -437,9 +442,32 @@ def play_now(user, *, game: str, now: datetime | None = None) -> Table:
         except LobbyError:
             continue  # filled up or closed meanwhile: try the next one
         return table
-    # a game without test tables (Kelimeki) opens a rated one: a barred player is told so
-    rated = not barred or not registry.get(game).practice_tables
-    return table_create(host=user, rated=rated, game=game, now=now)
+    return quick_match(user, game=game, now=now)
+
+
+def quick_match(user, *, game: str, now: datetime | None = None) -> Table:
+    """A short match of ``game`` against bots, started at once (issue 29): the game's
+    ``quick_options`` (KÜT's 5 tasks, King's 4 hands…), the fewest seats it is played
+    by, the bots at the level the player chose last (``User.bot_level``; normal at
+    first).  A test match (P-3: unrated, no move clock) where the game has them; a game
+    without test tables plays its recorded game against the bots (Kelimeki's W-L1), so
+    a player barred from rated tables (P-11) is told why.  A private table of the
+    player's own, so it is in their history and offers a rematch like any other.  The
+    limits of games against bots apply (``game.limits``, issue 27 item 9)."""
+    now = _now(now)
+    spec = registry.get(game)
+    refusal = limits.bot_game_refusal(user, game)
+    if refusal is not None:
+        raise LobbyError("bot_games", text=limits.message(refusal))
+    level = user.bot_level if user.bot_level in BOT_LEVELS else "normal"
+    table = table_create(
+        host=user, game=game, options=dict(spec.quick_options), bot_level=level,
+        seat_count=min(spec.seat_counts), rated=not spec.practice_tables, private=True,
+        now=now,
+    )  # fmt: skip
+    table_start(table.pk, user, fill_with_bots=True, now=now)
+    table.refresh_from_db()
+    return table
 
 
 # --- invite links ------------------------------------------------------------------------

@@ -109,7 +109,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """*Hemen Oyna* for one game: the fullest open table one may join, or a new one."""
+    """*Hemen Oyna* for one game (issue 29): a table where players wait, or a short match
+    against bots that starts at once (``services.play_now``)."""
     game = str(request.POST.get("game") or "")
     card = games.game_card(game)
     back = reverse("lobby:game", args=[game]) if card else reverse("lobby:index")
@@ -117,6 +118,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
         table = services.play_now(request.user, game=game)
     except LobbyError as exc:
         return _refused(request, exc, back)
+    if table.match_id and table.status != Table.Status.OPEN:
+        return _go(request, reverse("game:match", args=[table.match_id]))  # started: play
     return _go(request, _table_url(table.pk))
 
 
@@ -280,11 +283,13 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect(request.path)
-        return render(request, "lobby/invite.html", {"table": table, "next": request.path})
+        context = {"table": table, "card": games.game_card(table.game), "next": request.path}
+        return render(request, "lobby/invite.html", context)
     if table.seats.filter(user=request.user).exists():
         return redirect("lobby:table", found.table_id)  # seated already: nothing to ask
     if request.method == "GET":
-        return render(request, "lobby/invite.html", {"table": table, "ask": True})
+        context = {"table": table, "card": games.game_card(table.game), "ask": True}
+        return render(request, "lobby/invite.html", context)
     try:
         services.invite_accept(token, request.user)
     except LobbyError as exc:

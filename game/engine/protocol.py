@@ -66,6 +66,9 @@ with its default, once, when the game is first loaded (:func:`complete`, boardga
   against its bots (``game.guests``, issue 27): an unrecorded match
   (``Match.Kind.GUEST``: unrated, no move clock, in no history, ranking or lobby list)
   whose human seat is bound to the visitor's session.  True: Kelimeki (W-X1).
+* ``quick_options`` — the options of a short match: *Hemen Oyna*'s match against bots
+  when no table of the game is waiting for players (issue 29; KÜT's 5 tasks, King's 4
+  hands).  Default ``{}``: the game's defaults.
 """
 
 from __future__ import annotations
@@ -283,6 +286,7 @@ OPTIONAL: dict[str, Any] = {
     "move_seconds_for": None,
     "tutorial": None,
     "guest_play": False,
+    "quick_options": lambda game: {},
 }
 REQUIRED = tuple(
     name for name in Game.__dict__ if not name.startswith("_") and name not in OPTIONAL

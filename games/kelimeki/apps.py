@@ -7,6 +7,7 @@ class KelimekiConfig(AppConfig):
 
     name = "games.kelimeki"
     label = "kelimeki"
+    verbose_name = "Kelimeki"
 
     def ready(self):
         from games.kelimeki import klig

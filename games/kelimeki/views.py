@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.services import client_ip
+from accounts.services import client_ip, user_bot_level_remember
 from game import guests, limits, services
 from game.models import Match
 from games.kelimeki.engine import GAME
@@ -97,6 +97,7 @@ def solo_new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return redirect("kelimeki:solo")
     level, players = form.cleaned_data["level"], form.cleaned_data["players"]
+    user_bot_level_remember(request.user, level)  # Hemen Oyna plays at it (issue 29)
     if request.user.is_authenticated and form.cleaned_data["record"] != "unrecorded":
         return _start_recorded(request, level, players)
     # a guest without a token yet has started nothing in this session: only their

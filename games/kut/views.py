@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts.services import user_bot_level_remember
 from game import seat_gate, services
 from game.views import seeds_allowed
 
@@ -48,6 +49,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     if seed and not seeds_allowed():
         seed = None  # a fixed deal is for the browser tests only
     level = form.cleaned_data["level"]
+    user_bot_level_remember(request.user, level)  # Hemen Oyna plays at it (issue 29)
     try:  # match_create applies the seat gate (game.seat_gate: a ban)
         match = services.match_create(
             game="kut",

@@ -292,10 +292,11 @@ def test_play_now_per_game_joins_that_games_tables_only(players, toy):
     response = client_for(can).post(reverse("lobby:play_now"), {"game": "toy"})
     assert response.url == reverse("lobby:table", args=[toy_table.pk])
     assert [s.user for s in toy_table.seats.order_by("seat")] == [ayse, can]
-    # the toy table is full: Hemen Oyna for toy opens a new toy table, never the KÜT one
+    # the toy table is full: Hemen Oyna for toy starts a short toy match against bots
+    # (issue 29), never the KÜT table
     response = client_for(deniz).post(reverse("lobby:play_now"), {"game": "toy"})
     table = Table.objects.get(host=deniz)
-    assert table.game == "toy" and response.url == reverse("lobby:table", args=[table.pk])
+    assert table.game == "toy" and response.url == reverse("game:match", args=[table.match_id])
     assert kut.seats.filter(user__isnull=False).count() == 1
     ece = players[4]
     response = client_for(ece).post(reverse("lobby:play_now"), {"game": "kut"})

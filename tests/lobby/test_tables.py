@@ -152,9 +152,11 @@ def test_play_now_joins_the_fullest_public_table_or_opens_one(players, django_us
     services.table_add_bot(small.pk, ali)
     services.table_add_bot(small.pk, ali)
     newcomer = django_user_model.objects.create_user("hakan")
-    table = services.play_now(newcomer, game="kut")  # nothing open any more: a new public table
+    # nothing open any more: a short match against bots, started at once (issue 29)
+    table = services.play_now(newcomer, game="kut")
     assert table.pk not in (small.pk, big.pk, private.pk)
-    assert table.host_id == newcomer.pk and not table.private and table.rated
+    assert table.host_id == newcomer.pk and table.private and not table.rated
+    assert table.match.status == Match.Status.PLAYING and table.match.options == {"tasks": 5}
 
 
 @pytest.mark.django_db(transaction=True)

@@ -30,6 +30,7 @@ class Kastet:
     fixed_move_seconds = False
     private_kinds = frozenset({"arrange"})  # S-X4: the rack arrangement is the seat's own
     rematch_choice = ("hands", _match.HAND_COUNTS)  # S-M2: the host chooses the hands again
+    quick_options = {"hands": 1}  # Hemen Oyna against bots: one hand (S-M2)
     rating = KastetRating()  # P-9: section 10's own rating instead of P-4's placings
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:

@@ -46,6 +46,7 @@ class KdvliGame:
     next_hand_seconds = 10  # V-M3: the pause before the next hand starts
     private_kinds = frozenset(LAYOUT_TYPES)  # V-R1, V-R2: the rack is the seat's own
     rematch_choice = ("hands", HAND_COUNTS)  # the host chooses the length again
+    quick_options = {"hands": 3}  # Hemen Oyna against bots: the shortest match (V-M2)
     rating = None  # set below: P-9, the KDVli rating (V-Q*, V-X*)
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:

@@ -29,6 +29,7 @@ class KingGame:
     fixed_move_seconds = False
     private_kinds = frozenset()  # every King action is the table's business
     rematch_choice = ("length", (4, 8, 12, 20))  # G-X5: the host chooses the length again
+    quick_options = {"length": 4}  # Hemen Oyna against bots: the shortest match (G-M2)
 
     # -- options ---------------------------------------------------------------------
     def clean_options(self, options: Mapping[str, Any]) -> dict:

@@ -68,6 +68,7 @@ class KutGame:
     private_kinds = frozenset(LAYOUT_TYPES)  # K-R2…K-R4: the rack is the seat's own
     tutorial = TUTORIAL  # the trial hand (K-X1)
     rematch_choice = ("tasks", (5, 8, 12))  # K-X2: the host chooses the tasks again
+    quick_options = {"tasks": 5}  # Hemen Oyna against bots: the shortest match (K-M2)
 
     def clean_options(self, options: Mapping[str, Any]) -> dict:
         tasks = options.get("tasks", 8)
