@@ -159,6 +159,8 @@ class KutWeb(GameWeb):
     record_template = "kut/record.html"
     guide_templates = {"tr": "kut/guide_tr.html", "en": "kut/guide_en.html"}
     urls = "games.kut.urls"
+    # the table's own styles and scripts, kept by the service worker for a fast start
+    assets = ("okey/table.css", "kut/table.js", "okey/tiles.js")
 
     def table_strings(self, match, user) -> dict:
         strings = table_strings()

@@ -23,9 +23,9 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
 
-TABLE_JS = (ROOT / "static" / "js" / "table.js").read_text()
+TABLE_JS = (ROOT / "games" / "kut" / "static" / "kut" / "table.js").read_text()
 # the okey tables' shared tile markup (KÜT's and KDVli's tables import it)
-TILES_JS = (ROOT / "static" / "js" / "okey" / "tiles.js").read_text()
+TILES_JS = (ROOT / "games" / "okey" / "static" / "okey" / "tiles.js").read_text()
 
 
 def _user(name: str) -> User:
@@ -63,7 +63,7 @@ def test_guide_in_both_languages_with_the_tables_tiles(client, language, title, 
         assert f'<span class="kt-tile kt-c-{colour}" data-face="{colour}' in page
     assert page.count('<span class="kt-mark"></span>') >= 20
     assert 'class="kt-tile kt-okey"' in page and 'class="kt-tile kt-fake"' in page
-    assert "css/table.css" in page
+    assert "okey/table.css" in page
     # the worked hand's scores (K-S1 -100, K-S3 11, K-S2 + K-S5 300, K-S3 + K-S4 104)
     for score in ("−100", ">11<", ">300<", ">104<", "−200"):
         assert score in page, score
@@ -106,8 +106,8 @@ def test_the_tile_component_is_the_tables():
         '<span class="kt-tile kt-c-K" data-face="K7"><span class="kt-num">7</span>'
         '<span class="kt-mark"></span></span>'
     )
-    # the same shape of markup in the tables' tileHTML (static/js/okey/tiles.js)
-    assert 'from "./okey/tiles.js"' in TABLE_JS
+    # the same shape of markup in the tables' tileHTML (okey/tiles.js)
+    assert 'from "../okey/tiles.js"' in TABLE_JS
     assert (
         'class="kt-tile kt-c-${esc(colour)}" data-face="${esc(face)}"><span class="kt-num">'
         in TILES_JS
@@ -190,7 +190,7 @@ def test_table_page_loads_no_htmx_but_other_pages_do(client):
                                   bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
     c = _client(user)
     table = c.get(reverse("game:match", args=[match.pk])).content.decode()
-    assert "htmx" not in table and "js/table.js" in table
+    assert "htmx" not in table and "kut/table.js" in table
     assert "vendor/htmx/htmx.min.js" in c.get(reverse("home")).content.decode()
 
 
@@ -212,7 +212,7 @@ def test_play_against_bots_again_only_after_a_match_against_bots():
 def test_replay_tiles_keep_the_colour_blind_shapes():
     """The replay draws each tile's shape as the table does (red ●, yellow ▲, blue ■,
     black ◆): replay.js adds the mark, the replay page shapes it per colour."""
-    js = (ROOT / "static" / "js" / "replay.js").read_text()
+    js = (ROOT / "games" / "okey" / "static" / "okey" / "replay.js").read_text()
     assert 'mark.className = "rp-mark"' in js
     css = (ROOT / "games" / "okey" / "templates" / "okey" / "replay.html").read_text()
     assert ".rp-tile.c-R .rp-mark { border-radius: 50%; }" in css

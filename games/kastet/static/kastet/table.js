@@ -1,7 +1,7 @@
 // Kastet — the game table (kastet.md; vanilla JS module, no build step).
 //
 // The server is the authority: after every change it sends this seat a "state" frame
-// {type, version, layout, match, me, hand} — or what changed, which ../frames.js turns
+// {type, version, layout, match, me, hand} — or what changed, which ../js/frames.js turns
 // into that frame (issue 22) — (game/frames.py; the hand is
 // game/engine/kastet/views.py) and this module renders it.  The player edits a private
 // draft of the run area (S-L8): tiles are dragged (mouse and touch through Pointer
@@ -29,7 +29,7 @@ const matchId = Number(root.dataset.match);
 const board = root.querySelector(".kt-board");
 
 const S = { version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, drag: null, deferred: false, draft: null, passAfter: false, deckDragEnd: 0 };
-const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
+const net = { inflight: null }; // the one move in flight (the socket itself: ../js/match-socket.js)
 // the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
 const { $, $$, playing, seatName, presence, setStatus, toast, pointerDrag, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(),
@@ -48,7 +48,7 @@ const rackCells = () => (S.hand && S.hand.rack ? S.hand.rack.cells : []);
 const myTurn = () => S.me !== null && S.hand && !S.hand.over && S.hand.turn === S.me;
 
 // --- the socket (one place: frames in, actions out) ----------------------------------------
-// ../match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// ../js/match-socket.js owns connecting, back-off, close codes, ping, sync and the change
 // frames (issue 22); this table only says what a frame, an error and a close mean here.
 
 const sock = openSocket(matchId, net, { onFrame: (frame) => onState(frame), onError: (msg) => onError(msg) });

@@ -3,7 +3,7 @@
 // the platform — a live one, a recorded one against the AI, or an unrecorded one at
 // /kelimeki/ (a guest's, issue 27): frames come over the match socket
 // ({type: "state", version, match, me, hand}, game/frames.py — after the first one,
-// what changed, which ../frames.js turns into that frame: issue 22) and moves go back as
+// what changed, which ../js/frames.js turns into that frame: issue 22) and moves go back as
 // {"type": "action", "action": {...}, "version": v}.  The AI moves in the background at
 // the site's pace: its word arrives as a frame of its own, and meanwhile its row shows
 // it "thinking" (issue 29).  The page at /kelimeki/ without a game has no match (the
@@ -13,8 +13,8 @@
 // only and are never sent to anyone but the preview endpoint of this seat (W-T5, W-M7).
 // Every word shown comes from #kk-strings.
 
-import { openMatchSocket } from "../match-socket.js";
-import { toaster } from "../toast.js";
+import { openMatchSocket } from "../js/match-socket.js";
+import { toaster } from "../js/toast.js";
 
 const root = document.getElementById("kk");
 const T = JSON.parse(document.getElementById("kk-strings").textContent);
@@ -94,7 +94,7 @@ function postJson(url, body) {
   }).then((r) => r.json());
 }
 
-// The match socket: ../match-socket.js owns connecting, back-off, close codes, ping, sync
+// The match socket: ../js/match-socket.js owns connecting, back-off, close codes, ping, sync
 // and the change frames (issue 22); the board only delivers what they mean here.
 function liveTransport() {
   const sock = openMatchSocket({

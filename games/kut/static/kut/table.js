@@ -1,17 +1,17 @@
 // KÜT — the game table (vanilla JS module, no build step).
 //
 // The server is the authority: it sends this seat a full "state" frame, then after every
-// change what changed (issue 22: static/js/frames.js turns it into the full frame; kut.md;
+// change what changed (issue 22: ../js/frames.js turns it into the full frame; kut.md;
 // game/frames.py) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": n}.  Older frames are ignored; a
 // version gap, a reconnect or a silent socket where a bot or a timer should have moved
 // asks for a fresh snapshot ({"type": "sync"}).  Every word shown comes from the
 // translated strings the page renders into #kt-strings (no mixed-language screens).
 
-import { CELLS, ROW, esc, fmt, tileHTML as okeyTileHTML } from "./okey/tiles.js";
-import { openMatchSocket } from "./match-socket.js";
-import { verifyLink } from "./fair.js";
-import { tableKit } from "./okey/table-kit.js";
+import { CELLS, ROW, esc, fmt, tileHTML as okeyTileHTML } from "../okey/tiles.js";
+import { openMatchSocket } from "../js/match-socket.js";
+import { verifyLink } from "../js/fair.js";
+import { tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kt-strings").textContent);
@@ -41,7 +41,7 @@ const S = {
   keyAt: 0,
 };
 
-const net = { queue: [], inflight: null, waitSnapshot: false }; // the moves (the socket itself: ./match-socket.js)
+const net = { queue: [], inflight: null, waitSnapshot: false }; // the moves (the socket itself: ../js/match-socket.js)
 // the shared parts of the tile tables (./okey/table-kit.js)
 const { $, $$, serverNow, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, scoreTable, finalTable, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(), requestSync: (minGap) => sock.requestSync(minGap),
@@ -96,13 +96,13 @@ function tileName(face, value) {
 
 // --- tiles -------------------------------------------------------------------------------------
 
-// The tile markup is shared with the other okey tables (static/js/okey/tiles.js).
+// The tile markup is shared with the other okey tables (../okey/tiles.js).
 function tileHTML(face, value) {
   return okeyTileHTML(face, S.hand ? S.hand.okey : null, value);
 }
 
 // --- the socket ------------------------------------------------------------------------------
-// ./match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// ../js/match-socket.js owns connecting, back-off, close codes, ping, sync and the change
 // frames (issue 22); this table only says what a frame, an error and a close mean here.
 
 const sock = openMatchSocket({
