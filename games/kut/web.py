@@ -160,7 +160,13 @@ class KutWeb(GameWeb):
     guide_templates = {"tr": "kut/guide_tr.html", "en": "kut/guide_en.html"}
     urls = "games.kut.urls"
     # the table's own styles and scripts, kept by the service worker for a fast start
-    assets = ("okey/table.css", "kut/table.js", "okey/tiles.js")
+    assets = (
+        *(f"okey/{name}.css" for name in ("tiles", "board", "seats", "rack", "overlay", "phone")),
+        "kut/table.css",
+        "kut/moves.css",
+        "kut/table.js",
+        "okey/tiles.js",
+    )
 
     def table_strings(self, match, user) -> dict:
         strings = table_strings()

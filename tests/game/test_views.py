@@ -109,7 +109,7 @@ def test_the_table_page_for_a_seated_player(players):
     assert response.status_code == 200
     page = response.content.decode()
     assert f'data-match="{match.pk}"' in page and 'data-seat="2"' in page
-    assert "kut/table.js" in page and "okey/table.css" in page
+    assert "kut/table.js" in page and "okey/board.css" in page and "kut/table.css" in page
     for label in ("Görevi Aç", "Yan Yana Aç", "İşle", "Diz", "Son Hamleyi Geri Al",
                   "Atılan Taşı Al", "Oyundan Çık", "Masayı yatay aç.",
                   "Oyundan çıkmak istediğine emin misin?"):  # fmt: skip

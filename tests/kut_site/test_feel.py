@@ -63,7 +63,7 @@ def test_guide_in_both_languages_with_the_tables_tiles(client, language, title, 
         assert f'<span class="kt-tile kt-c-{colour}" data-face="{colour}' in page
     assert page.count('<span class="kt-mark"></span>') >= 20
     assert 'class="kt-tile kt-okey"' in page and 'class="kt-tile kt-fake"' in page
-    assert "okey/table.css" in page
+    assert "okey/tiles.css" in page and "okey/board.css" not in page
     # the worked hand's scores (K-S1 -100, K-S3 11, K-S2 + K-S5 300, K-S3 + K-S4 104)
     for score in ("−100", ">11<", ">300<", ">104<", "−200"):
         assert score in page, score

@@ -3,7 +3,7 @@
 ``{% tiles "R7 Y7 B7 K7" okey="B3" %}`` gives the same markup as ``tileHTML`` in
 games/okey/static/okey/tiles.js (classes ``kt-tile kt-c-R``, the number, the colour-blind
 shape mark; the real okey's joker face, K-T4; the fake okey's clover, K-T1), inside a
-``kt kt-strip`` span so that games/okey/static/okey/table.css styles it exactly as on the
+``kt kt-strip`` span so that games/okey/static/okey/tiles.css styles it exactly as on the
 table.  A test checks the two stay the same.
 
 Spec: faces in K-T2 notation separated by spaces; the okey's own face (``okey=``) is a

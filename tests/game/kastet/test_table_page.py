@@ -50,7 +50,7 @@ def test_the_table_page_in_turkish_first(players):
     assert response.status_code == 200
     assert "kastet/table.html" in [t.name for t in response.templates]
     html = response.content.decode()
-    assert "okey/table.css" in html and "kastet/table.css" in html
+    assert "okey/board.css" in html and "kastet/table.css" in html
     assert "kastet/table.js" in html and "kut/table.js" not in html
     assert 'id="kx-config"' in html  # templates/game/_extras.html: rematch, free seats
     assert 'data-seat="1"' in html

@@ -48,7 +48,7 @@ def test_the_table_page_in_turkish_first(players):
     assert "kdvli/table.html" in [t.name for t in response.templates]
     html = response.content.decode()
     # KÜT's board and rack styles, KDVli's own script and styles, the shared extras
-    assert "okey/table.css" in html and "kdvli/table.css" in html
+    assert "okey/board.css" in html and "kdvli/table.css" in html
     assert "kdvli/table.js" in html and "kut/table.js" not in html
     assert 'id="kx-config"' in html  # templates/game/_extras.html: rematch, free seats
     assert 'data-seat="1"' in html

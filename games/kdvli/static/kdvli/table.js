@@ -8,8 +8,8 @@
 // (move, separator, arrange) carry no version and come back as a frame of the same
 // version with a higher "layout".  A version gap, a reconnect or a silent socket where a
 // bot or a timer should have moved asks for a snapshot ({"type": "sync"}).  Tiles and
-// the rack are KÜT's (../okey/tiles.js, ../okey/table.css); every word comes
-// from the translated strings in #kv-strings.
+// the rack are the okey tables' (../okey/tiles.js, ../okey/*.css); every word comes from
+// the translated strings in #kv-strings.
 
 import { ROW, esc, fmt, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
 import { verifyLink } from "../js/fair.js";
