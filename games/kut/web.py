@@ -161,11 +161,23 @@ class KutWeb(GameWeb):
     urls = "games.kut.urls"
     # the table's own styles and scripts, kept by the service worker for a fast start
     assets = (
-        *(f"okey/{name}.css" for name in ("tiles", "board", "seats", "rack", "overlay", "phone")),
+        "okey/tiles.css",
+        "okey/board.css",
+        "okey/seats.css",
+        "okey/rack.css",
+        "okey/overlay.css",
+        "okey/phone.css",
         "kut/table.css",
         "kut/moves.css",
         "kut/table.js",
+        "kut/view.js",
+        "kut/input.js",
+        "kut/clock.js",
+        "kut/moves.js",
+        "kut/sound.js",
+        "kut/notes.js",
         "okey/tiles.js",
+        "okey/table-kit.js",
     )
 
     def table_strings(self, match, user) -> dict:

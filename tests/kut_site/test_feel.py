@@ -23,7 +23,8 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
 
-TABLE_JS = (ROOT / "games" / "kut" / "static" / "kut" / "table.js").read_text()
+# KÜT's table draws its tiles in kut/view.js
+VIEW_JS = (ROOT / "games" / "kut" / "static" / "kut" / "view.js").read_text()
 # the okey tables' shared tile markup (KÜT's and KDVli's tables import it)
 TILES_JS = (ROOT / "games" / "okey" / "static" / "okey" / "tiles.js").read_text()
 
@@ -57,7 +58,7 @@ def test_guide_in_both_languages_with_the_tables_tiles(client, language, title, 
     assert f"<h1>{title}</h1>" in page
     for word in words:
         assert word in page, word
-    # the table's own tile component: the same classes, shapes and pictures as table.js
+    # the table's own tile component: the same classes, shapes and pictures as the table
     assert '<span class="tile' not in page  # not the home page's decorative tiles
     for colour in "RYBK":
         assert f'<span class="kt-tile kt-c-{colour}" data-face="{colour}' in page
@@ -89,7 +90,7 @@ def _js_constant(name: str) -> str:
 
 
 def test_the_tile_component_is_the_tables():
-    """The pictures are the very strings of table.js (CLOVER, JOKER), and the markup the
+    """The pictures are the very strings of okey/tiles.js (CLOVER, JOKER), and the markup the
     class names tileHTML writes (K-T1, K-T4, colour-blind shapes)."""
     assert kut_tiles.CLOVER == _js_constant("CLOVER")
     assert kut_tiles.JOKER == _js_constant("JOKER")
@@ -107,7 +108,7 @@ def test_the_tile_component_is_the_tables():
         '<span class="kt-mark"></span></span>'
     )
     # the same shape of markup in the tables' tileHTML (okey/tiles.js)
-    assert 'from "../okey/tiles.js"' in TABLE_JS
+    assert 'tileHTML as okeyTileHTML } from "../okey/tiles.js"' in VIEW_JS
     assert (
         'class="kt-tile kt-c-${esc(colour)}" data-face="${esc(face)}"><span class="kt-num">'
         in TILES_JS
