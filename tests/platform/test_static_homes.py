@@ -82,3 +82,16 @@ def test_every_static_file_a_template_names_is_served():
         if not finders.find(name)
     ]
     assert not missing, "\n".join(missing)
+
+
+def test_no_script_or_style_sheet_of_the_site_is_over_600_lines():
+    """Issue 28: a long module is split by concern (KÜT's table script and the tile tables'
+    style sheet were 1,208 and 1,699 lines); vendored files are not the site's."""
+    long = {
+        name: lines
+        for suffix in (".js", ".css")
+        for name, path in served(suffix).items()
+        if home_of(name) not in ("vendor", "admin", "django_htmx")
+        and (lines := sum(1 for _ in open(path, encoding="utf-8"))) > 600
+    }
+    assert not long, long

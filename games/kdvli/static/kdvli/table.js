@@ -3,7 +3,7 @@
 // The server is the authority: after every change it sends this seat a "state" frame
 // {type, version, layout, match, me, hand} — or what changed, which ../js/frames.js turns
 // into that frame (issue 22) — (game/frames.py; the hand is
-// game/engine/kdvli/views.py) and this module renders it.  Moves go back as
+// games/kdvli/engine/views.py) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": v}; the private rack-layout actions
 // (move, separator, arrange) carry no version and come back as a frame of the same
 // version with a higher "layout".  A version gap, a reconnect or a silent socket where a
