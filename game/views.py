@@ -79,12 +79,10 @@ def install_help(request: HttpRequest) -> HttpResponse:
     return render(request, "game/install.html")
 
 
-# Static files the service worker keeps for a fast start (never pages or game data).
+# Static files the service worker keeps for a fast start (never pages or game data): the
+# platform's own, then each game's (its web side's ``assets``).
 SW_ASSETS = (
     "css/site.css",
-    "css/table.css",
-    "js/table.js",
-    "js/okey/tiles.js",
     "vendor/htmx/htmx.min.js",
     "vendor/htmx-ext-ws/ws.min.js",
     "img/favicon.svg",
@@ -95,9 +93,15 @@ SW_ASSETS = (
 )
 
 
+def sw_assets() -> tuple[str, ...]:
+    """The platform's assets and every registered game's, each once, in registry order."""
+    games = (path for key in registry.GAMES for path in web(key).assets)
+    return tuple(dict.fromkeys((*SW_ASSETS, *games)))
+
+
 def _assets_version() -> str:
     digest = hashlib.sha256()
-    for path in SW_ASSETS:
+    for path in sw_assets():
         found = finders.find(path)
         digest.update(path.encode())
         if found:
@@ -118,7 +122,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     version = _assets_version() if settings.DEBUG else _assets_version_cached()
     config = {
         "cache": f"kut-static-{version}",
-        "assets": [static(p) for p in SW_ASSETS],
+        "assets": [static(p) for p in sw_assets()],
         "staticPrefix": settings.STATIC_URL
         if settings.STATIC_URL.startswith("/")
         else "/" + settings.STATIC_URL,

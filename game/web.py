@@ -9,6 +9,8 @@ game states only what it has, and the platform reads every member plainly, only 
 Templates follow the app-directories convention: a game's templates live in its home's
 ``templates/<key>/`` and are named ``<key>/<part>.html``; a default template name is the
 game's own one when it exists (``<key>/card.html``), else the platform's generic one.
+Static files likewise: ``games/<key>/static/<key>/…``, served as ``{% static '<key>/…' %}``
+(the okey family's shared pieces as ``okey/…``; the platform's own under ``static/``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ class GameWeb:
     guide_templates: dict[str, str] = {}
     # a module of the game's own pages (``urlpatterns``), mounted at ``/<key>/``
     urls: str | None = None
+    # static files the service worker keeps for a fast start of the game's table (names
+    # as for ``{% static %}``, e.g. ``"kut/table.js"``), beside the platform's own
+    assets: tuple[str, ...] = ()
 
     def __init__(self, key: str):
         self.key = key

@@ -1,5 +1,5 @@
 """KDVli Okey's web side (issue 28): its table and its words, in the request's language (the
-table's script, static/js/kdvli/table.js, never holds a word of its own)."""
+table's script, games/kdvli/static/kdvli/table.js, never holds a word of its own)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Kelimeki's web side (issue 28): its board's words (the script, static/js/kelimeki/board.js,
-never holds a word of its own), its replay's words, and the k-lig line on its end card.
+"""Kelimeki's web side (issue 28): its board's words (the script,
+games/kelimeki/static/kelimeki/board.js, never holds a word of its own), its replay's
+words, and the k-lig line on its end card.
 
 :func:`final_result` is the final result in words and numbers (W-E3, W-E4, W-E5), for
 the table's end card and for any page that shows a finished game (Skor Kartı, e-mails).
@@ -171,7 +172,7 @@ def klig_after(match, user) -> dict | None:
 
 
 def kelimeki_replay_strings() -> dict:
-    """Every text Kelimeki's replay script shows (static/js/kelimeki/replay.js)."""
+    """Every text Kelimeki's replay script shows (games/kelimeki/static/kelimeki/replay.js)."""
     return {
         **kelimeki_strings(),
         "rp": {

@@ -1,6 +1,7 @@
-"""King's web side (issue 28): its card table's words (the script, static/js/king/table.js,
-never holds a word of its own), its replay's words, and its match record — the score
-table by contract (king.md G-Q3) with each hand's deal check (G-V2)."""
+"""King's web side (issue 28): its card table's words (the script,
+games/king/static/king/table.js, never holds a word of its own), its replay's words, and
+its match record — the score table by contract (king.md G-Q3) with each hand's deal
+check (G-V2)."""
 
 from __future__ import annotations
 

@@ -159,6 +159,26 @@ class KutWeb(GameWeb):
     record_template = "kut/record.html"
     guide_templates = {"tr": "kut/guide_tr.html", "en": "kut/guide_en.html"}
     urls = "games.kut.urls"
+    # the table's own styles and scripts, kept by the service worker for a fast start
+    assets = (
+        "okey/tiles.css",
+        "okey/board.css",
+        "okey/seats.css",
+        "okey/rack.css",
+        "okey/overlay.css",
+        "okey/phone.css",
+        "kut/table.css",
+        "kut/moves.css",
+        "kut/table.js",
+        "kut/view.js",
+        "kut/input.js",
+        "kut/clock.js",
+        "kut/moves.js",
+        "kut/sound.js",
+        "kut/notes.js",
+        "okey/tiles.js",
+        "okey/table-kit.js",
+    )
 
     def table_strings(self, match, user) -> dict:
         strings = table_strings()

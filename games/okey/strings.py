@@ -89,7 +89,7 @@ def tile_table_strings() -> dict:
 
 def okey_replay_strings() -> dict:
     """Every text the okey family's replay page shows (games/okey/templates/okey/replay.html,
-    static/js/replay.js: KÜT, KDVli Okey, Kastet), in the request's language."""
+    games/okey/static/okey/replay.js: KÜT, KDVli Okey, Kastet), in the request's language."""
     return {
         "deal": _("The tiles are dealt. {name} starts."),
         "take_discard": _("{name} takes the thrown {tile}."),

@@ -2,7 +2,7 @@
 // commitment was in every view from the deal on; once the hand is over the view adds the
 // salt and the order, and the verify page recomputes the hash in the browser.
 
-import { esc } from "./okey/tiles.js";
+import { esc } from "./text.js";
 
 // T.verify_url, T.verify_shuffle: the table's strings; fair: the view's `fair`. Empty
 // while the hand is in play (no salt yet) and for a deal with no commitment.

@@ -6,7 +6,7 @@
 //
 // A table script uses it in its one "on message" spot:
 //
-//   import { frameStream, socketUrl } from "../frames.js";
+//   import { frameStream, socketUrl } from "../js/frames.js";   // from games/<key>/static/<key>/
 //   const frames = frameStream(() => sendRaw({ type: "sync" }));
 //   new WebSocket(socketUrl(`${proto}//${location.host}/ws/match/${id}/`));
 //   ...on message: const frame = frames.take(msg); if (frame) onState(frame);

@@ -2,7 +2,7 @@
 // with back-off, the close codes, the page's online / visibility / page-cache events, the
 // 25-s ping, "sync" and the change frames (issue 22, ./frames.js).
 //
-//   import { openMatchSocket } from "../match-socket.js";
+//   import { openMatchSocket } from "../js/match-socket.js";   // from games/<key>/static/<key>/
 //   const sock = openMatchSocket({
 //     matchId,
 //     onFrame: (frame) => ...,          // every full state frame (a snapshot or a change applied)

@@ -1,5 +1,5 @@
 """The tables move a tile on the rack locally before the server answers
-(static/js/okey/tiles.js ``localMove``): KÜT and KDVli send the move and show the
+(okey/tiles.js ``localMove``): KÜT and KDVli send the move and show the
 result at once, Kastet sends the whole new layout (S-X4).  Under node, on thousands of
 random racks, it must give exactly the server's ``Rack.move`` (K-R2, V-R1) — on KÜT's
 rows of 16 and, with the same shifting, on Kastet's rows of 12 — or Kastet's layout
@@ -56,7 +56,7 @@ def test_the_tables_local_move_is_the_servers(tmp_path):
       localMove(cells, c.tile, c.to, c.row);
       return cells.map((x) => (x ? x.id : null));
     }"""
-    got = map_in_node(tmp_path, "static/js/okey/tiles.js", "localMove", mapper, cases)
+    got = map_in_node(tmp_path, "okey/tiles.js", "localMove", mapper, cases)
     full_rows = 0
     for case, js in zip(cases, got, strict=True):
         want = server_move(case["cells"], case["tile"], case["to"], case["row"])

@@ -1,4 +1,4 @@
-"""King's and Kelimeki's toasts come from one function (``static/js/toast.js``): a line
+"""King's and Kelimeki's toasts come from one function (``js/toast.js``): a line
 in the table's own ``.<p>-toasts`` box, styled by kind, gone after four seconds."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def test_one_toast_for_king_and_kelimeki(tmp_path):
         {"p": "kg", "text": "Sıra sende değil.", "kind": "error"},
         {"p": "kk", "text": "<b>kelime</b>", "kind": None},
     ]
-    got = map_in_node(tmp_path, "static/js/toast.js", "toaster", MAPPER, cases)
+    got = map_in_node(tmp_path, "js/toast.js", "toaster", MAPPER, cases)
     assert got == [
         {"box": ".kg-toasts", "tag": "p", "cls": "kg-toast kg-toast-error",
          "text": "Sıra sende değil.", "ms": 4000, "removed": False, "gone": True},

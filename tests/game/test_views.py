@@ -12,7 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from game import services
+from game.engine import registry
 from game.models import Match
+from game.web import GameWeb, web
 from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +109,7 @@ def test_the_table_page_for_a_seated_player(players):
     assert response.status_code == 200
     page = response.content.decode()
     assert f'data-match="{match.pk}"' in page and 'data-seat="2"' in page
-    assert "js/table.js" in page and "css/table.css" in page
+    assert "kut/table.js" in page and "okey/board.css" in page and "kut/table.css" in page
     for label in ("Görevi Aç", "Yan Yana Aç", "İşle", "Diz", "Son Hamleyi Geri Al",
                   "Atılan Taşı Al", "Oyundan Çık", "Masayı yatay aç.",
                   "Oyundan çıkmak istediğine emin misin?"):  # fmt: skip
@@ -198,7 +200,7 @@ def test_the_service_worker_is_served_from_the_root():
     body = response.content.decode()
     config = json.loads(re.search(r"const CONFIG = (\{.*?\});", body).group(1))
     assert config["cache"].startswith("kut-static-")
-    assert "/static/js/table.js" in config["assets"]
+    assert "/static/kut/table.js" in config["assets"]
     assert "/static/manifest.webmanifest" in config["assets"]
     # Only static files are cached: the game itself needs the server.
     assert config["staticPrefix"] == "/static/"
@@ -206,15 +208,29 @@ def test_the_service_worker_is_served_from_the_root():
 
 
 def test_every_cached_asset_and_icon_exists():
-    from game.views import SW_ASSETS
+    from game.views import sw_assets
 
-    for path in SW_ASSETS:
+    for path in sw_assets():
         assert finders.find(path), path
     manifest = json.loads(open(finders.find("manifest.webmanifest"), encoding="utf-8").read())
     assert manifest["name"] == "KÜT" and manifest["display"] == "standalone"
     assert manifest["orientation"] == "landscape" and manifest["start_url"].startswith("/")
     for icon in manifest["icons"]:
         assert finders.find(icon["src"]), icon["src"]
+
+
+def test_the_platform_caches_its_own_assets_and_each_game_lists_its_own():
+    """Issue 28: the service worker's list is the platform's files (no game's home in it)
+    followed by what each game's web side lists (``GameWeb.assets``; KÜT: its table's)."""
+    from game.views import SW_ASSETS, sw_assets
+
+    homes = {*registry.GAMES, "okey"}
+    for path in SW_ASSETS:
+        assert not homes & set(path.split("/")[:-1]), path
+    listed = sw_assets()
+    assert listed[: len(SW_ASSETS)] == SW_ASSETS and len(set(listed)) == len(listed)
+    assert web("kut").assets and set(web("kut").assets) <= set(listed)
+    assert GameWeb("any").assets == ()
 
 
 def test_the_install_help_and_the_manifest_link():

@@ -66,7 +66,7 @@ def test_the_replay_json_is_for_players_only_and_holds_no_secret(played):
     page = client_for(ali).get(reverse("lobby:replay", args=[match.pk]) + "?hand=3")
     assert page.status_code == 200 and page.context["first"] == 3
     html = page.content.decode()
-    assert "js/replay.js" in html and "Maç" in html and match.seed not in html
+    assert "okey/replay.js" in html and "Maç" in html and match.seed not in html
     assert client_for(outsider).get(reverse("lobby:replay", args=[match.pk])).status_code == 404
 
 

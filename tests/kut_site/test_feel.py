@@ -23,9 +23,10 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
 
-TABLE_JS = (ROOT / "static" / "js" / "table.js").read_text()
+# KÜT's table draws its tiles in kut/view.js
+VIEW_JS = (ROOT / "games" / "kut" / "static" / "kut" / "view.js").read_text()
 # the okey tables' shared tile markup (KÜT's and KDVli's tables import it)
-TILES_JS = (ROOT / "static" / "js" / "okey" / "tiles.js").read_text()
+TILES_JS = (ROOT / "games" / "okey" / "static" / "okey" / "tiles.js").read_text()
 
 
 def _user(name: str) -> User:
@@ -57,13 +58,13 @@ def test_guide_in_both_languages_with_the_tables_tiles(client, language, title, 
     assert f"<h1>{title}</h1>" in page
     for word in words:
         assert word in page, word
-    # the table's own tile component: the same classes, shapes and pictures as table.js
+    # the table's own tile component: the same classes, shapes and pictures as the table
     assert '<span class="tile' not in page  # not the home page's decorative tiles
     for colour in "RYBK":
         assert f'<span class="kt-tile kt-c-{colour}" data-face="{colour}' in page
     assert page.count('<span class="kt-mark"></span>') >= 20
     assert 'class="kt-tile kt-okey"' in page and 'class="kt-tile kt-fake"' in page
-    assert "css/table.css" in page
+    assert "okey/tiles.css" in page and "okey/board.css" not in page
     # the worked hand's scores (K-S1 -100, K-S3 11, K-S2 + K-S5 300, K-S3 + K-S4 104)
     for score in ("−100", ">11<", ">300<", ">104<", "−200"):
         assert score in page, score
@@ -89,7 +90,7 @@ def _js_constant(name: str) -> str:
 
 
 def test_the_tile_component_is_the_tables():
-    """The pictures are the very strings of table.js (CLOVER, JOKER), and the markup the
+    """The pictures are the very strings of okey/tiles.js (CLOVER, JOKER), and the markup the
     class names tileHTML writes (K-T1, K-T4, colour-blind shapes)."""
     assert kut_tiles.CLOVER == _js_constant("CLOVER")
     assert kut_tiles.JOKER == _js_constant("JOKER")
@@ -106,8 +107,8 @@ def test_the_tile_component_is_the_tables():
         '<span class="kt-tile kt-c-K" data-face="K7"><span class="kt-num">7</span>'
         '<span class="kt-mark"></span></span>'
     )
-    # the same shape of markup in the tables' tileHTML (static/js/okey/tiles.js)
-    assert 'from "./okey/tiles.js"' in TABLE_JS
+    # the same shape of markup in the tables' tileHTML (okey/tiles.js)
+    assert 'tileHTML as okeyTileHTML } from "../okey/tiles.js"' in VIEW_JS
     assert (
         'class="kt-tile kt-c-${esc(colour)}" data-face="${esc(face)}"><span class="kt-num">'
         in TILES_JS
@@ -190,7 +191,7 @@ def test_table_page_loads_no_htmx_but_other_pages_do(client):
                                   bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
     c = _client(user)
     table = c.get(reverse("game:match", args=[match.pk])).content.decode()
-    assert "htmx" not in table and "js/table.js" in table
+    assert "htmx" not in table and "kut/table.js" in table
     assert "vendor/htmx/htmx.min.js" in c.get(reverse("home")).content.decode()
 
 
@@ -212,7 +213,7 @@ def test_play_against_bots_again_only_after_a_match_against_bots():
 def test_replay_tiles_keep_the_colour_blind_shapes():
     """The replay draws each tile's shape as the table does (red ●, yellow ▲, blue ■,
     black ◆): replay.js adds the mark, the replay page shapes it per colour."""
-    js = (ROOT / "static" / "js" / "replay.js").read_text()
+    js = (ROOT / "games" / "okey" / "static" / "okey" / "replay.js").read_text()
     assert 'mark.className = "rp-mark"' in js
     css = (ROOT / "games" / "okey" / "templates" / "okey" / "replay.html").read_text()
     assert ".rp-tile.c-R .rp-mark { border-radius: 50%; }" in css

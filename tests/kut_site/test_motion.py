@@ -9,7 +9,10 @@ import re
 
 from tests.conftest import ROOT
 
-CSS = sorted((ROOT / "static" / "css").rglob("*.css"))
+# the platform's style sheets and every game's home's (games/<key>/static/<key>/)
+CSS = sorted(
+    [*(ROOT / "static" / "css").rglob("*.css"), *(ROOT / "games").glob("*/static/**/*.css")]
+)
 
 
 def rules(text: str, media: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str, str]]:
@@ -44,6 +47,7 @@ def test_the_parser_reads_nested_media_and_skips_keyframes():
 
 def test_every_animation_stops_for_reduced_motion():
     assert CSS, "no style sheets found"
+    assert any("games" in path.parts for path in CSS), "the games' own style sheets are read too"
     missing = []
     for path in CSS:
         found = rules(path.read_text(encoding="utf-8"))

@@ -134,6 +134,9 @@ def test_devstack_serves_signs_up_and_stops_cleanly(tmp_path):
             assert status == 200, path
         status, page = browser.get("/static/vendor/htmx/htmx.min.js")
         assert status == 200 and "htmx" in page
+        # a game's own file, from its home (games/okey/static/okey/, issue 28)
+        status, page = browser.get("/static/okey/tiles.js")
+        assert status == 200 and "export function tileHTML" in page
 
         password = "yesil-cuha-masa-2024"
         status, page = browser.post_form(

@@ -131,7 +131,7 @@ def test_the_table_offers_teslim_ol_with_a_confirmation(players, db):
 @pytest.mark.django_db(transaction=True)
 def test_the_end_card_gets_the_klig_change_once_recorded(players):
     """The board's end card (W-L1…W-L7): the page of a finished game carries the player's
-    recorded k-lig change, total and seal for static/js/kelimeki/board.js."""
+    recorded k-lig change, total and seal for games/kelimeki/static/kelimeki/board.js."""
     import json
     import re
 

@@ -293,7 +293,7 @@ def test_the_history_of_a_finished_game_and_its_replay(players):
     page = client.get(reverse("lobby:replay", args=[match.pk]))
     assert page.status_code == 200
     html = page.content.decode()
-    assert "js/kelimeki/replay.js" in html and 'id="wr-config"' in html
+    assert "kelimeki/replay.js" in html and 'id="wr-config"' in html
     data = client.get(reverse("lobby:replay_hand", args=[match.pk, 1])).json()
     assert data["game"] == "kelimeki" and len(data["steps"]) == 1 + 4  # the deal, 4 passes
     assert [st["a"]["type"] for st in data["steps"]] == ["deal"] + ["pass"] * 4

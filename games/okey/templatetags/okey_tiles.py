@@ -1,10 +1,10 @@
 """The table's tile component for server-rendered pages (the rules guide).
 
 ``{% tiles "R7 Y7 B7 K7" okey="B3" %}`` gives the same markup as ``tileHTML`` in
-static/js/table.js (classes ``kt-tile kt-c-R``, the number, the colour-blind shape mark;
-the real okey's joker face, K-T4; the fake okey's clover, K-T1), inside a ``kt kt-strip``
-span so that static/css/table.css styles it exactly as on the table.  A test checks the
-two stay the same.
+games/okey/static/okey/tiles.js (classes ``kt-tile kt-c-R``, the number, the colour-blind
+shape mark; the real okey's joker face, K-T4; the fake okey's clover, K-T1), inside a
+``kt kt-strip`` span so that games/okey/static/okey/tiles.css styles it exactly as on the
+table.  A test checks the two stay the same.
 
 Spec: faces in K-T2 notation separated by spaces; the okey's own face (``okey=``) is a
 real okey; ``B3=R10`` is a real okey standing for R10 (K-G4); ``|`` is a rack separator
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 register = template.Library()
 
-# The same pictures as static/js/table.js (CLOVER, JOKER).
+# The same pictures as games/okey/static/okey/tiles.js (CLOVER, JOKER).
 CLOVER = (
     '<svg class="kt-clover" viewBox="0 0 40 40" aria-hidden="true">'
     '<g fill="#1f8a3a"><circle cx="14" cy="14" r="7"/><circle cx="26" cy="14" r="7"/><circle cx="14" cy="26" r="7"/><circle cx="26" cy="26" r="7"/></g>'  # noqa: E501

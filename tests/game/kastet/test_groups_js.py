@@ -1,4 +1,4 @@
-"""The table's local check of the draft (static/js/kastet/groups.js, S-L8) is the
+"""The table's local check of the draft (kastet/groups.js, S-L8) is the
 engine's (games/kastet/engine/groups.py ``check_draft``): run under node on thousands of
 random groups and pairs — okeys, fake okeys, 1 after 13, sets with repeated colours — the
 two must agree on every one, so that the table never marks a valid group red or a
@@ -41,7 +41,7 @@ def random_cases(n: int, seed: int = 20) -> list[dict]:
 def test_the_tables_check_agrees_with_the_engine(tmp_path):
     cases = random_cases(4000)
     mapper = "(c) => checkDraft(c.okey, c.table, c.pairs)"
-    got = map_in_node(tmp_path, "static/js/kastet/groups.js", "checkDraft", mapper, cases)
+    got = map_in_node(tmp_path, "kastet/groups.js", "checkDraft", mapper, cases)
     valid = 0
     for case, js in zip(cases, got, strict=True):
         want = check_draft(case["okey"], case["table"], case["pairs"])

@@ -80,7 +80,7 @@ def test_the_replay_page_shows_the_table_groups(finished, players):
     response = client_for(players[0]).get(reverse("lobby:replay", args=[finished.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "js/replay.js" in html and 'id="rp-config"' in html
+    assert "okey/replay.js" in html and 'id="rp-config"' in html
     assert "Açılan gruplar" in html  # the run area and the pair area (S-A1, S-A2)
     config = json.loads(re.search(r'id="rp-config" type="application/json">(.*?)</script>',
                                   html, re.S).group(1))  # fmt: skip

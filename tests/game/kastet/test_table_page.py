@@ -38,8 +38,7 @@ def strings_of(response) -> dict:
 def test_kastet_is_playable_with_its_own_table():
     assert game_web.web("kastet").table_template == "kastet/table.html"
     assert game_web.playable("kastet")
-    for path in ("js/kastet/table.js", "js/kastet/groups.js", "css/kastet/table.css",
-                 "js/okey/tiles.js"):  # fmt: skip
+    for path in ("kastet/table.js", "kastet/groups.js", "kastet/table.css", "okey/tiles.js"):
         assert finders.find(path), path
     # the rack order is the seat's own: a private action (S-X4)
     assert KASTET.private_kinds == frozenset({"arrange"})
@@ -51,8 +50,8 @@ def test_the_table_page_in_turkish_first(players):
     assert response.status_code == 200
     assert "kastet/table.html" in [t.name for t in response.templates]
     html = response.content.decode()
-    assert "css/table.css" in html and "css/kastet/table.css" in html
-    assert "js/kastet/table.js" in html and "js/table.js" not in html
+    assert "okey/board.css" in html and "kastet/table.css" in html
+    assert "kastet/table.js" in html and "kut/table.js" not in html
     assert 'id="kx-config"' in html  # templates/game/_extras.html: rematch, free seats
     assert 'data-seat="1"' in html
     # S-L8, S-U1, S-N3 and the two areas of section 5, in Turkish

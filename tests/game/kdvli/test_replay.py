@@ -87,7 +87,7 @@ def test_the_replay_page_renders_for_a_player(finished, players):
     response = client_for(players[0]).get(reverse("lobby:replay", args=[finished.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "js/replay.js" in html and 'id="rp-config"' in html
+    assert "okey/replay.js" in html and 'id="rp-config"' in html
     assert "Açılan gruplar" not in html and "Open groups" not in html  # no table groups (V-F1)
     record = client_for(players[0]).get(reverse("lobby:history_match", args=[finished.pk]))
     assert reverse("lobby:replay", args=[finished.pk]) in record.content.decode()

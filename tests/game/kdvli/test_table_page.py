@@ -37,7 +37,7 @@ def strings_of(response) -> dict:
 def test_kdvli_is_playable_with_its_own_table():
     assert game_web.web("kdvli").table_template == "kdvli/table.html"
     assert game_web.playable("kdvli")
-    for path in ("js/kdvli/table.js", "css/kdvli/table.css", "js/okey/tiles.js"):
+    for path in ("kdvli/table.js", "kdvli/table.css", "okey/tiles.js"):
         assert finders.find(path), path
 
 
@@ -48,8 +48,8 @@ def test_the_table_page_in_turkish_first(players):
     assert "kdvli/table.html" in [t.name for t in response.templates]
     html = response.content.decode()
     # KÜT's board and rack styles, KDVli's own script and styles, the shared extras
-    assert "css/table.css" in html and "css/kdvli/table.css" in html
-    assert "js/kdvli/table.js" in html and "js/table.js" not in html
+    assert "okey/board.css" in html and "kdvli/table.css" in html
+    assert "kdvli/table.js" in html and "kut/table.js" not in html
     assert 'id="kx-config"' in html  # templates/game/_extras.html: rematch, free seats
     assert 'data-seat="1"' in html
     # the buttons of V-I1, V-R2, V-F1 and the V-S5 panel, in Turkish

@@ -85,8 +85,8 @@ def test_the_replay_page_renders_for_a_player_in_turkish_and_english(finished, p
     tr = client_for(players[0]).get(url)
     assert tr.status_code == 200
     html = tr.content.decode()
-    assert "js/king/replay.js" in html and "css/king/table.css" in html
-    assert 'id="kr-config"' in html and "js/replay.js" not in html
+    assert "king/replay.js" in html and "king/table.css" in html
+    assert 'id="kr-config"' in html and "okey/replay.js" not in html
     assert "Sonraki" in html and "1. el" in html
     en = client_for(players[0], "en").get(url).content.decode()
     assert "Next" in en and "Hand 1" in en

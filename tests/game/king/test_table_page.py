@@ -85,7 +85,7 @@ def test_the_match_page_is_kings_card_table_in_turkish(players):
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="kg"' in html and 'id="kt"' not in html
-    assert "js/king/table.js" in html and "css/king/table.css" in html
+    assert "king/table.js" in html and "king/table.css" in html
     assert 'id="kx-config"' in html  # trial / rematch / free seats: table-extras.js
     assert "Son el" in html and "Puan tablosu" in html and "4 renk" in html
     strings = king_strings(response)
@@ -121,11 +121,11 @@ def test_the_kut_table_is_unchanged(players):
 
 
 def test_the_static_files_exist():
-    for path in ("js/king/table.js", "css/king/table.css"):
+    for path in ("king/table.js", "king/table.css"):
         assert finders.find(path), path
-    css = open(finders.find("css/king/table.css"), encoding="utf-8").read()
+    css = open(finders.find("king/table.css"), encoding="utf-8").read()
     assert "prefers-reduced-motion" in css and ".four-colours" in css
-    js = open(finders.find("js/king/table.js"), encoding="utf-8").read()
+    js = open(finders.find("king/table.js"), encoding="utf-8").read()
     assert 'new CustomEvent("kut:frame"' in js and "localStorage" in js
 
 

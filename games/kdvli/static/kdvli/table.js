@@ -1,18 +1,18 @@
 // KDVli Okey — the game table (kdvli.md; vanilla JS module, no build step).
 //
 // The server is the authority: after every change it sends this seat a "state" frame
-// {type, version, layout, match, me, hand} — or what changed, which ../frames.js turns
+// {type, version, layout, match, me, hand} — or what changed, which ../js/frames.js turns
 // into that frame (issue 22) — (game/frames.py; the hand is
-// game/engine/kdvli/views.py) and this module renders it.  Moves go back as
+// games/kdvli/engine/views.py) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": v}; the private rack-layout actions
 // (move, separator, arrange) carry no version and come back as a frame of the same
 // version with a higher "layout".  A version gap, a reconnect or a silent socket where a
 // bot or a timer should have moved asks for a snapshot ({"type": "sync"}).  Tiles and
-// the rack are KÜT's (static/js/okey/tiles.js, static/css/table.css); every word comes
-// from the translated strings in #kv-strings.
+// the rack are the okey tables' (../okey/tiles.js, ../okey/*.css); every word comes from
+// the translated strings in #kv-strings.
 
 import { ROW, esc, fmt, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
-import { verifyLink } from "../fair.js";
+import { verifyLink } from "../js/fair.js";
 import { tableKit } from "../okey/table-kit.js";
 
 const root = document.getElementById("kt");
@@ -25,7 +25,7 @@ const matchId = Number(root.dataset.match);
 const board = root.querySelector(".kt-board");
 
 const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
-const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
+const net = { inflight: null }; // the one move in flight (the socket itself: ../js/match-socket.js)
 // the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
 const { $, playing, seatName, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(),
@@ -52,7 +52,7 @@ const teamName = (t) => `${fmt(T.team_badge, { t: TEAMS[t] })} (${seatName(t)} +
 const teamLine = (t) => fmt(T.team_line, { a: seatName(t), b: seatName(t + 2), n: S.hand.team_totals[t] });
 
 // --- the socket ----------------------------------------------------------------------------
-// ../match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// ../js/match-socket.js owns connecting, back-off, close codes, ping, sync and the change
 // frames (issue 22); this table only says what a frame, an error and a close mean here.
 
 const sock = openSocket(matchId, net, { onFrame: (frame) => onState(frame), onError: (msg) => onError(msg) });

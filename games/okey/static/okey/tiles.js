@@ -1,18 +1,15 @@
-// The okey family's tiles and rack, shared by KÜT's table (static/js/table.js) and
-// KDVli Okey's (static/js/kdvli/table.js): the tile face with its colour-blind mark,
-// the okey's joker and the fake okey's clover, and the two-row rack of 16 cells with
-// separators (K-R1…K-R3, V-R1).  Pure functions: no state, no DOM queries.
+// The okey family's tiles and rack, shared by the tile tables (KÜT: ../kut/table.js,
+// KDVli Okey: ../kdvli/table.js, Kastet: ../kastet/table.js): the tile face with its
+// colour-blind mark, the okey's joker and the fake okey's clover, and the two-row rack of
+// 16 cells with separators (K-R1…K-R3, V-R1).  Pure functions: no state, no DOM queries.
+
+import { esc, fmt } from "../js/text.js";
 
 export const ROW = 16;
 export const CELLS = 32;
 
-export function fmt(text, vars) {
-  return String(text).replace(/\{(\w+)\}/g, (m, key) => (key in vars ? vars[key] : m));
-}
-
-export function esc(value) {
-  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
+// the platform's text helpers, for the tables that take everything tile-ish from here
+export { esc, fmt };
 
 export const CLOVER =
   '<svg class="kt-clover" viewBox="0 0 40 40" aria-hidden="true">' +
@@ -48,7 +45,7 @@ export function tileName(T, face, okey, value) {
   return plainName(T, face);
 }
 
-// The same shifting as the server's Rack.move (game/engine/okey/rack.py); `row`: the
+// The same shifting as the server's Rack.move (games/okey/engine/rack.py); `row`: the
 // cells in one row of the rack (KÜT and KDVli 16, Kastet 12).
 export function makeRoom(cells, at, row = ROW) {
   const start = at - (at % row);

@@ -1,7 +1,7 @@
 // King — the replay of a finished match (issue 19): steps through one hand at a time,
 // every hand shown (the match is over).  Data: /lobby/matches/<id>/replay/<hand>/
 // (lobby.history.replay_hand through King's replay_snapshot).  Every word comes from
-// #kr-config (the page's translated strings); the card look is the table's (css/king).
+// #kr-config (the page's translated strings); the card look is the table's (king/table.css).
 
 const root = document.getElementById("kr");
 const cfg = JSON.parse(document.getElementById("kr-config").textContent);

@@ -1,4 +1,4 @@
-// What the three tile tables (KÜT: ../table.js, KDVli: ../kdvli/table.js, Kastet:
+// What the three tile tables (KÜT: ../kut/table.js, KDVli: ../kdvli/table.js, Kastet:
 // ../kastet/table.js) share beyond the tiles themselves (./tiles.js): seat names and
 // presence labels, the status line, toasts, drag and drop, and — for the tables with
 // one clock box (KDVli, Kastet) — the clock tick with its watchdog; and the overlays' score
@@ -6,7 +6,7 @@
 // own state object S = {match, hand, me, offset, lastFrameAt, drag, deferred, …} and
 // strings T; this module works on them, it holds no state of its own.
 
-import { openMatchSocket } from "../match-socket.js";
+import { openMatchSocket } from "../js/match-socket.js";
 import { CELLS, ROW, esc, fmt, localMove } from "./tiles.js";
 
 // root: the table element; S, T: the table's state and strings; statusText(): the status
@@ -92,7 +92,7 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
     return drag;
   }
 
-  // KDVli's and Kastet's match socket (../match-socket.js, not yet connected): a close
+  // KDVli's and Kastet's match socket (../js/match-socket.js, not yet connected): a close
   // drops the move in flight (`net.inflight`: applied or not, never sent twice) and says
   // why in the status line.
   function openSocket(matchId, net, { onFrame, onError }) {
@@ -209,7 +209,7 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
 
   // KÜT's and KDVli's own rack edits (K-R2, V-R1): shown at once, then sent with `act`.
   // The frame held is copied, not changed: it is also the base the next change frame
-  // applies to (../frames.js).
+  // applies to (../js/frames.js).
   function rackEdits(act) {
     function moveTile(id, to) {
       if (!S.hand || !S.hand.rack || S.hand.over) return;

@@ -1,16 +1,16 @@
 // King — the card table (vanilla JS module, no build step; rules: king.md).
 //
 // The server is the authority: after every change it sends this seat a full "state"
-// frame {type, version, layout, match, me, hand} — or what changed, which ../frames.js
+// frame {type, version, layout, match, me, hand} — or what changed, which ../js/frames.js
 // turns into that frame (issue 22) — (game/frames.py; `hand` is King's
 // view, docs/king-engine.md) and this module renders it.  Moves go back as
 // {"type": "action", "action": {...}, "version": v}.  Older frames are ignored; a
 // version gap, a reconnect or a silent socket asks for a fresh snapshot ("sync").
 // Every word shown comes from #kg-strings (the page's translated strings).
 
-import { openMatchSocket } from "../match-socket.js";
-import { verifyLink } from "../fair.js";
-import { toaster } from "../toast.js";
+import { openMatchSocket } from "../js/match-socket.js";
+import { verifyLink } from "../js/fair.js";
+import { toaster } from "../js/toast.js";
 
 const root = document.getElementById("kg");
 const T = JSON.parse(document.getElementById("kg-strings").textContent);
@@ -27,7 +27,7 @@ const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 const toast = toaster(root, "kg");
 
 const S = { version: -1, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, focus: 0, trickKey: "" };
-const net = { inflight: null }; // the one move in flight (the socket itself: ../match-socket.js)
+const net = { inflight: null }; // the one move in flight (the socket itself: ../js/match-socket.js)
 
 // --- helpers ---------------------------------------------------------------------------------
 
@@ -97,7 +97,7 @@ function coloursOn() {
 applyColours(coloursOn());
 
 // --- the socket --------------------------------------------------------------------------------
-// ../match-socket.js owns connecting, back-off, close codes, ping, sync and the change
+// ../js/match-socket.js owns connecting, back-off, close codes, ping, sync and the change
 // frames (issue 22); this table only says what a frame, an error and a close mean here.
 
 const sock = openMatchSocket({

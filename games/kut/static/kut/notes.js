@@ -1,0 +1,102 @@
+// What KÜT's table tells the player beyond the board: notes that stay until they are dealt
+// with (not toasts) — a timeout (K-N7), an away seat, this table opened in another tab —
+// and the advice after a move: why Görevi Aç failed (K-O5) and what an accepted move
+// changed.
+
+import { fmt } from "../okey/tiles.js";
+
+export function kutNotes(t) {
+  const { S, T, $, $$, board, toast } = t;
+  const notesShown = new Set();
+
+  function note(kind, text, buttonLabel = null, onClick = null) {
+    let box = $(".kt-notes");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "kt-notes";
+      board.after(box);
+    }
+    let el = $(`.kt-note[data-kind="${kind}"]`, box);
+    if (!text) {
+      if (el) el.remove();
+      return;
+    }
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "kt-note";
+      el.dataset.kind = kind;
+      el.setAttribute("role", "alert");
+      box.append(el);
+    }
+    el.innerHTML = `<p class="kt-note-text"></p>`;
+    $(".kt-note-text", el).textContent = text;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = buttonLabel ? "kt-btn kt-note-act" : "kt-note-close";
+    button.textContent = buttonLabel || T.dismiss;
+    button.addEventListener("click", () => {
+      if (onClick) onClick();
+      else el.remove();
+    });
+    el.append(button);
+  }
+
+  function showNotes() {
+    const m = S.match;
+    if (!m || S.me === null) return;
+    for (const timeout of (S.hand && S.hand.timeouts) || []) {
+      const key = `${timeout.hand_no}:${timeout.at}`;
+      if (timeout.seat !== S.me || notesShown.has(key)) continue;
+      notesShown.add(key);
+      const tile = timeout.tile ? t.tileName(timeout.tile) : "";
+      note("timeout", fmt(timeout.drew ? T.timed_out_drew : T.timed_out, { tile }));
+    }
+    const mine = m.seats[S.me];
+    if (mine && mine.away && !mine.left && t.running()) {
+      note("away", T.away_note, T.back, () => {
+        t.sendRaw({ type: "action", action: { type: "back" }, version: null });
+      });
+    } else {
+      note("away", null);
+    }
+  }
+
+  // A failed opening (K-O5): either the tiles are there and only the layout is wrong —
+  // offer Diz (K-R4) — or they are not, and the message says so.  False: no advice (the
+  // view does not know), the error shows as it is.
+  function openAdvice() {
+    if (!S.hand || S.hand.task_ready === null || S.hand.task_ready === undefined) return false;
+    clearErrorToasts();
+    if (!S.hand.task_ready) {
+      toast(T.open_no_tiles, "error");
+      return true;
+    }
+    const el = toast(T.open_layout, "error");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "kt-toast-action";
+    button.dataset.action = "arrange-from-toast";
+    button.textContent = T.arrange_now;
+    button.addEventListener("click", () => {
+      el.remove();
+      S.picked = null;
+      t.act({ type: "arrange" });
+    });
+    el.append(" ", button);
+    return true;
+  }
+
+  function clearErrorToasts() {
+    $$(".kt-toast-error").forEach((el) => el.remove());
+  }
+
+  // An accepted move: the last error no longer applies; Diz that cannot form the task says so.
+  function answered(accepted) {
+    if (!accepted) return;
+    const h = S.hand;
+    clearErrorToasts();
+    if (accepted.type === "arrange" && h && !h.over && h.task_ready === false) toast(T.arrange_no_task, "info");
+  }
+
+  return { note, showNotes, openAdvice, answered };
+}
