@@ -173,7 +173,7 @@ def test_a_kut_table_from_the_portal_dialog_filled_with_bots_and_played(
 
     # The lobby: the same cards, live; KÜT's "Masalar" leads to its own lobby.
     page.goto("/lobby/")
-    expect(page.locator("#lobby-games .game-card")).to_have_count(len(registry.GAMES))
+    expect(page.locator("#lobby-games .game-card")).to_have_count(len(site_games))
     full_shot(page, "portal-lobby-desktop")
     page.locator("#game-kut").get_by_role("link", name="Masalar").click()
     page.wait_for_url(re.compile(r"/lobby/kut/$"))
