@@ -78,6 +78,8 @@ def match_info(match, seats, st=None) -> dict:
         "kind": match.kind,
         # when the next bot move is due: the countdown of a claim window (K-C1, K-C5)
         "bot_due": _ms(match.bot_due),
+        # what the timer did for seats whose turn ran out (K-N7; issue 29: every game)
+        "timeouts": spec.timeout_notes(st) if st is not None and spec.timeout_notes else [],
     }  # fmt: skip
     if match.kind == match.Kind.TRIAL and st is not None:
         info["trial"] = spec.tutorial.progress(st)  # K-X1: the guided hand's step and hint

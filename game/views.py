@@ -83,6 +83,8 @@ def install_help(request: HttpRequest) -> HttpResponse:
 # platform's own, then each game's (its web side's ``assets``).
 SW_ASSETS = (
     "css/site.css",
+    "css/guide-dialog.css",
+    "js/guide-dialog.js",
     "vendor/htmx/htmx.min.js",
     "vendor/htmx-ext-ws/ws.min.js",
     "img/favicon.svg",

@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 
 from game.engine import registry
 from game.web import web
+from kut_site.middleware import CONTENT_SECURITY_POLICY
 from lobby.games import playable_cards
 
 logger = logging.getLogger(__name__)
@@ -53,8 +54,18 @@ def guide(request: HttpRequest, game: str) -> HttpResponse:
     template = web(game).guide_template(language)
     if template is None:
         raise Http404
-    context = {"guide_language": language, "game": game, "game_name": registry.get(game).name}
-    return render(request, template, context)
+    # ``?embed=1``: the guide alone, for the "?" dialog on the game's table (issue 29), which
+    # frames it from this site only; every other page of the site may not be framed
+    embed = request.GET.get("embed") == "1"
+    context = {"guide_language": language, "game": game, "game_name": registry.get(game).name,
+               "guide_base": "guide/_embed.html" if embed else "base.html"}  # fmt: skip
+    response = render(request, template, context)
+    if embed:
+        response["X-Frame-Options"] = "SAMEORIGIN"
+        response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
+            "frame-ancestors 'none'", "frame-ancestors 'self'"
+        )
+    return response
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -66,6 +66,13 @@ with its default, once, when the game is first loaded (:func:`complete`, boardga
   against its bots (``game.guests``, issue 27): an unrecorded match
   (``Match.Kind.GUEST``: unrated, no move clock, in no history, ranking or lobby list)
   whose human seat is bound to the visitor's session.  True: Kelimeki (W-X1).
+* ``timeout_notes(state) -> list[dict]`` — what the timer did for each seat whose turn
+  ran out and who has not acted since, so that a timeout is never silent (K-N7; issue 29:
+  every game): public facts only, each with ``seat``, ``hand_no`` and ``at`` (unique to
+  that timeout within the hand: the table shows each note once) plus the game's own
+  fields its table puts in words (KÜT: the tile discarded and whether the server drew).
+  The platform sends them to every seat in the frame's ``match.timeouts``.  Default
+  None: no notes (the contract suite requires them of every game).
 * ``quick_options`` — the options of a short match: *Hemen Oyna*'s match against bots
   when no table of the game is waiting for players (issue 29; KÜT's 5 tasks, King's 4
   hands).  Default ``{}``: the game's defaults.
@@ -287,6 +294,7 @@ OPTIONAL: dict[str, Any] = {
     "tutorial": None,
     "guest_play": False,
     "quick_options": lambda game: {},
+    "timeout_notes": None,
 }
 REQUIRED = tuple(
     name for name in Game.__dict__ if not name.startswith("_") and name not in OPTIONAL

@@ -213,7 +213,7 @@ def test_the_frame_says_what_the_timer_did_k_n7(players, paced):
     assert ms.hand.turn == 0 and ms.hand.phase == "take"
     services.match_expire_turn(m.pk, m.version, m.deadline)
     m, ms = _load(m.pk)
-    notes = match_frame(m, 2)["hand"]["timeouts"]  # public: every seat sees it
+    notes = match_frame(m, 2)["match"]["timeouts"]  # public: every seat sees it
     note = next(n for n in notes if n["seat"] == 0)
     discarded = ms.hand.discards[0][-1]
     from games.okey.engine.tiles import face_name, face_of

@@ -125,7 +125,27 @@ def test_guide_is_linked_from_home_and_the_tables_help(client):
                                   bot_levels=["", "easy", "easy", "easy"], rated=False)  # fmt: skip
     page = _client(user).get(reverse("game:match", args=[match.pk])).content.decode()
     help_dialog = page[page.index('class="kt-dialog kt-help-dialog"') :]
-    assert f'href="{reverse("guide", args=["kut"])}"' in help_dialog.split("</dialog>")[0]
+    assert "data-guide-open" in help_dialog.split("</dialog>")[0]  # opens the guide dialog
+    guide = reverse("guide", args=["kut"])
+    assert f'data-src="{guide}?embed=1"' in page and f'href="{guide}"' in page
+
+
+def test_the_guide_is_framed_by_the_site_only_and_only_embedded(client):
+    """Issue 29: the table's "?" frames the guide (?embed=1: no site header); that page
+    alone may be framed, and by this site only; every other page by none (issue 16)."""
+    url = reverse("guide", args=["kut"])
+    page = client.get(url)
+    assert (
+        page["X-Frame-Options"] == "DENY"
+        and "frame-ancestors 'none'" in page["Content-Security-Policy"]
+    )
+    assert 'class="site-header"' in page.content.decode()
+    embedded = client.get(url + "?embed=1")
+    assert embedded.status_code == 200 and embedded["X-Frame-Options"] == "SAMEORIGIN"
+    policy = embedded["Content-Security-Policy"]
+    assert "frame-ancestors 'self'" in policy and "'none'" not in policy.split("frame-ancestors")[1]
+    body = embedded.content.decode()
+    assert 'class="site-header"' not in body and "Nasıl Oynanır" in body
 
 
 # --- items 4, 8: the table's words --------------------------------------------------------------

@@ -118,11 +118,10 @@ class KutGame:
     def views_for(self, state: MatchState, seats) -> list[dict]:
         """``view_for`` of several seats at once, sharing the public part (the platform's
         frames use it when a game has it: ``game.frames.frame_parts``)."""
-        views = views_for(state.hand, seats)
-        notes = timeout_notes(state)  # K-N7: a timeout is never silent
-        for view in views:
-            view["timeouts"] = notes
-        return views
+        return views_for(state.hand, seats)
+
+    def timeout_notes(self, state: MatchState) -> list[dict]:
+        return timeout_notes(state)  # K-N7: a timeout is never silent
 
     def to_act(self, state: MatchState) -> tuple[int, ...]:
         hand = state.hand

@@ -65,6 +65,7 @@ class ToyGame:
             raise RuleError("hand_over")
         if seat != hand["turn"]:
             raise RuleError("not_your_turn")
+        hand.pop("timeout", None)  # the seat acts again
         return self._add(state, seat, n)
 
     def _add(self, state: dict, seat: int, n: int) -> list[dict]:
@@ -113,7 +114,14 @@ class ToyGame:
     def on_timeout(self, state: dict, seat: int, now: float) -> list[dict]:
         if seat not in self.to_act(state):
             raise RuleError("not_your_turn")
+        hand = state["hand"]
+        hand["timeout"] = {"seat": seat, "hand_no": state["hand_no"], "at": hand["count"], "added": 1}
         return self._add(state, seat, 1)
+
+    def timeout_notes(self, state: dict) -> list[dict]:
+        """What the timer did: added 1 for the seat (public: the count shows it)."""
+        note = state["hand"].get("timeout")
+        return [note] if note else []
 
     def bot_pace(self, state: dict) -> float:
         return 1.0

@@ -44,7 +44,7 @@ export function kutNotes(t) {
   function showNotes() {
     const m = S.match;
     if (!m || S.me === null) return;
-    for (const timeout of (S.hand && S.hand.timeouts) || []) {
+    for (const timeout of (S.match && S.match.timeouts) || []) {
       const key = `${timeout.hand_no}:${timeout.at}`;
       if (timeout.seat !== S.me || notesShown.has(key)) continue;
       notesShown.add(key);
