@@ -91,6 +91,14 @@ class GameWeb:
         names the step)."""
         return {}
 
+    def ranking_text(self) -> str:
+        """How the game's ranking counts, above its leaderboard (issue 29 item 7): P-4's
+        placings by default; a game with its own rating (P-9) says how that counts."""
+        return _(
+            "Rated matches only: sole first +1, sole last −1, shared first 0, shared last −1. "
+            "Leaving a match counts as a loss unless you were the sole leader."
+        )
+
     def board_name(self) -> str:
         """The name of the game's one ranking board when it is not kept per level
         (``ranked_by_level = False``; Kelimeki's k-lig)."""

@@ -329,6 +329,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "game": game,
         "level": level,
         "levels": LEVEL_CHOICES if by_level else [],
+        "ranking_text": web(game).ranking_text() if card else "",  # issue 29 item 7
     }
     badges = web(game).badges([r.user_id for r in page.object_list]) if card else {}
     for row in page.object_list:

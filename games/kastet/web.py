@@ -89,6 +89,14 @@ class KastetWeb(GameWeb):
     def replay_context(self, match) -> dict:
         return {"groups": True}
 
+    def ranking_text(self) -> str:
+        return _(
+            "Kastet rating: everyone starts at 1500; rated matches only. With H hands: 1st "
+            "+2H, 2nd +2×(H/2), 3rd −H/2, 4th −H, the lowest total first; no gain with a "
+            "total over 50 per hand. "
+            "Leaving costs 2H at once."
+        )
+
     def options_text(self, options: dict) -> str:
         hands = (options or {}).get("hands")
         return ngettext("%(n)d hand", "%(n)d hands", hands) % {"n": hands} if hands else ""

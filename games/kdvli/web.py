@@ -104,6 +104,14 @@ class KdvliWeb(GameWeb):
     def replay_context(self, match) -> dict:
         return {"groups": False}
 
+    def ranking_text(self) -> str:
+        return _(
+            "KDVli rating: everyone starts at 1500; rated matches only. With N hands: 1st +N, "
+            "2nd +N/2, 3rd −N/2, 4th −N, the lowest total first (partners: the lower team +N "
+            "each, the other −N). "
+            "Leaving costs 2N at once."
+        )
+
     def options_text(self, options: dict) -> str:
         hands = (options or {}).get("hands")
         return ngettext("%(n)d hand", "%(n)d hands", hands) % {"n": hands} if hands else ""

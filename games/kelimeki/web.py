@@ -224,6 +224,12 @@ class KelimekiWeb(GameWeb):
     def links(self) -> list[tuple[str, str]]:
         return [(_("Score Card"), reverse("kelimeki:score_card"))]  # W-X2
 
+    def ranking_text(self) -> str:
+        return _(
+            "k-lig: one table for every level. 1st +2 (with four players 2nd +1), a forfeit "
+            "−2, and a one-time reward at each new rank."
+        )
+
     def board_name(self) -> str:
         return "k-lig"  # W-L1: the k-lig table, one for every level
 
