@@ -5,6 +5,16 @@
    reconnect receives a fresh snapshot. */
 (() => {
   const box = document.querySelector("[data-lobby-socket]");
+  // The lists are the same for every player (one render per change); the page marks the
+  // player's own table, where "Sit here" is not offered (issue 29: they sit there already).
+  const markMine = () => {
+    const me = box && box.dataset.me;
+    if (!me) return;
+    for (const card of box.querySelectorAll(".table-card[data-seated]")) {
+      card.classList.toggle("is-mine", card.dataset.seated.split(" ").includes(me));
+    }
+  };
+  markMine();
   if (!box || !("WebSocket" in window)) return;
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + box.dataset.lobbySocket;
   let delay = 1000;
@@ -37,6 +47,7 @@
         if (target) {
           target.innerHTML = msg.html;
           if (window.htmx) window.htmx.process(target);
+          markMine();
         }
       } else if (msg.type === "redirect" && typeof msg.url === "string" && msg.url.startsWith("/") && !msg.url.startsWith("//")) {
         stop = true;

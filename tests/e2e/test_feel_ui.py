@@ -248,12 +248,18 @@ def test_last_hand_celebrates_and_the_final_table_shows_upright(
         table.cell(table.discard_choice()).tap()
         table.act(table.discard_pile.tap)
     assert table.data("status") == "finished"
-    table.wait("() => Boolean(document.getElementById('kt').dataset.celebrated)")
-    winners = Match.objects.get(pk=match.pk).state["totals"]
-    assert table.data("lastSound") == "fanfare"
-    expect(page.locator(".kt-overlay-card")).to_have_class(re.compile("is-celebrating"))
-    low = min(winners)
-    assert table.data("celebrated") == ",".join(str(s) for s, t in enumerate(winners) if t == low)
+    totals = Match.objects.get(pk=match.pk).state["totals"]
+    winners = [s for s, t in enumerate(totals) if t == min(totals)]
+    if 0 in winners:  # the player won (alone or sharing): confetti and the fanfare
+        table.wait("() => Boolean(document.getElementById('kt').dataset.celebrated)")
+        assert table.data("lastSound") == "fanfare"
+        expect(page.locator(".kt-overlay-card")).to_have_class(re.compile("is-celebrating"))
+        assert table.data("celebrated") == ",".join(str(s) for s in winners)
+    else:  # issue 29: a bot's win is not celebrated
+        expect(page.locator("#kt-overlay-title")).to_have_text("Maç bitti")
+        page.wait_for_timeout(500)
+        assert not table.data("celebrated") and table.data("lastSound") != "fanfare"
+        expect(page.locator(".kt-confetti")).to_have_count(0)
     shot(page, "feel-celebration")
 
     page.set_viewport_size(PHONE_UPRIGHT)

@@ -143,10 +143,13 @@ export function kutMoves(t) {
     }
   }
 
-  // The match's winner: confetti over the final table (none under reduced motion) and a fanfare.
+  // The match's winner: confetti over the final table (none under reduced motion) and a
+  // fanfare — for a player who won, never for a bot's win (issue 29).
   function celebrate() {
     const m = S.match;
     if (!m || !m.winners || !m.winners.length) return;
+    const human = (seat) => m.seats[seat] && !m.seats[seat].bot;
+    if (!m.winners.some(human)) return;
     t.play("fanfare");
     const card = $(".kt-overlay-card");
     card.classList.add("is-celebrating");
