@@ -311,11 +311,12 @@ def table_remove_bot(table_id, user, seat) -> TableSeat:
     return target
 
 
-def table_start(table_id, user, *, fill_with_bots: bool = False,
+def table_start(table_id, user, *, fill_with_bots: bool = False, host_starts: bool = False,
                 now: datetime | None = None) -> Match:  # fmt: skip
     """Host: start the match once all four seats are filled (with ``fill_with_bots``,
     bots of the table's level take the empty seats first).  Players banned since they
-    sat down lose their seat and the start is refused until the table is full again."""
+    sat down lose their seat and the start is refused until the table is full again.
+    ``host_starts``: the host sits where the deal's first move is (a quick match)."""
     now = _now(now)
     error: LobbyError | None = None
     with transaction.atomic():
@@ -358,6 +359,7 @@ def table_start(table_id, user, *, fill_with_bots: bool = False,
                     # P-5: starting a new match counts as leaving (not where the game
                     # has no leaving rules: several Kelimeki games at once, W-X4)
                     leave_others=spec.leaving_rules,
+                    host_starts=host_starts,
                 )
             except game_services.ServiceError as exc:
                 log.warning("table %s could not start: %s", table.pk, exc)
@@ -453,7 +455,8 @@ def quick_match(user, *, game: str, now: datetime | None = None) -> Table:
     without test tables plays its recorded game against the bots (Kelimeki's W-L1), so
     a player barred from rated tables (P-11) is told why.  A private table of the
     player's own, so it is in their history and offers a rematch like any other.  The
-    limits of games against bots apply (``game.limits``, issue 27 item 9)."""
+    limits of games against bots apply (``game.limits``, issue 27 item 9).  The player
+    sits where the deal's first move is, so their first move comes at once."""
     now = _now(now)
     spec = registry.get(game)
     refusal = limits.bot_game_refusal(user, game)
@@ -465,7 +468,8 @@ def quick_match(user, *, game: str, now: datetime | None = None) -> Table:
         seat_count=min(spec.seat_counts), rated=not spec.practice_tables, private=True,
         now=now,
     )  # fmt: skip
-    table_start(table.pk, user, fill_with_bots=True, now=now)
+    # the new player moves first: they sit where the deal's first move is
+    table_start(table.pk, user, fill_with_bots=True, host_starts=True, now=now)
     table.refresh_from_db()
     return table
 

@@ -36,7 +36,7 @@ def match_create(*, users: list, game: str, options: dict | None = None,
                  now: datetime | None = None, rematch_of=None,
                  kind: str = Match.Kind.NORMAL, leave_others: bool = False,
                  guests: dict[int, str] | None = None,
-                 test_options: dict | None = None) -> Match:  # fmt: skip
+                 test_options: dict | None = None, host_starts: bool = False) -> Match:  # fmt: skip
     """Create a match of ``game`` (a user or None per seat; None seats get a bot of
     ``bot_levels[seat]``, default the table level's, P-7) and deal hand 1
     (``match_start``).  ``options`` are the game's own (its ``clean_options`` checks
@@ -101,6 +101,8 @@ def match_create(*, users: list, game: str, options: dict | None = None,
             partners=partners, rated=rated, watchers_allowed=watchers_allowed, host=host,
             seed=seed or new_seed(), rematch_of=rematch_of, kind=kind,
         )  # fmt: skip
+        if host_starts and host is not None and host in users:
+            users, levels = _host_first(spec, match, list(users), levels, host)
         for seat, user in enumerate(users):
             guest = "" if user is not None else guests.get(seat, "")
             level = "" if user is not None or guest else (levels[seat] or default_level)
@@ -110,6 +112,18 @@ def match_create(*, users: list, game: str, options: dict | None = None,
                                      guest_key=guest)  # fmt: skip
         match_start(match, now)
     return match
+
+
+def _host_first(spec, match: Match, users: list, levels: list, host) -> tuple[list, list]:
+    """The seats turned so that ``host`` sits where the deal's first move is (the deal
+    itself, from the match's seed, is the same whoever sits where)."""
+    state = spec.new_match(match.options, len(users), _rng_for_hand(match.seed, 1))
+    acting = spec.to_act(state)
+    if not acting:
+        return users, levels
+    shift = (acting[0] - users.index(host)) % len(users)
+    turned = lambda xs: [xs[(i - shift) % len(xs)] for i in range(len(xs))]  # noqa: E731
+    return turned(users), turned(levels)
 
 
 def match_start(match: Match, now: datetime) -> None:

@@ -35,7 +35,10 @@ def test_play_now_with_nobody_waiting_starts_a_short_match_against_bots(game):
     assert match.status == Match.Status.PLAYING and match.game == game
     seats = list(match.seats.order_by("seat"))
     assert len(seats) == min(spec.seat_counts)
-    assert seats[0].user == newcomer and all(s.bot_level == "normal" for s in seats[1:])
+    mine = [s.seat for s in seats if s.user_id == newcomer.pk]
+    assert len(mine) == 1 and all(s.bot_level == "normal" for s in seats if s.seat != mine[0])
+    # the new player sits where the deal's first move is: they move at once
+    assert mine[0] in spec.to_act(spec.from_dict(match.state))
     # a test match where the game has them (P-3); the game's short options
     assert match.rated == (not spec.practice_tables) and table.private
     for option, value in spec.quick_options.items():
