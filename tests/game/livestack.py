@@ -65,23 +65,18 @@ _SITE_VARS = {
 CHANNEL_PREFIX = f"kut-live-{uuid.uuid4().hex[:10]}"
 
 # Started with ``python -c`` for the deliberately broken variant: the same daphne, but
-# ``game.services._locked`` (and ``_locked_with_seats``, the move's) reads the match row
+# ``game.rows.lock_match`` (and ``lock_match_with_seats``, the move's) reads the match row
 # without ``select_for_update``.
 _UNLOCKED_LAUNCHER = """
 import sys
 import django
 django.setup()
-import game.services as services
+from game import rows
 from game.models import Match
 
-def _unlocked(match_id):
-    try:
-        return Match.objects.get(pk=match_id)
-    except Match.DoesNotExist:
-        raise services.ServiceError("no_such_match") from None
-
-services._locked = _unlocked
-services._locked_with_seats = lambda match_id: (_unlocked(match_id), None)
+# The service reads the row through game.rows (game/services/core.py): patch it there.
+rows.lock_match = lambda match_id: Match.objects.filter(pk=match_id).first()
+rows.lock_match_with_seats = lambda match_id: (rows.lock_match(match_id), None)
 from daphne.cli import CommandLineInterface
 sys.argv = ["daphne", *sys.argv[1:]]
 CommandLineInterface.entrypoint()

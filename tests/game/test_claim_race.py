@@ -274,10 +274,9 @@ def test_the_race_catches_a_process_without_the_row_lock(daphnes, unlocked_daphn
 
 
 def _unlocked_get(match_id):
-    try:
-        return Match.objects.get(pk=match_id)
-    except Match.DoesNotExist:
-        raise services.ServiceError("no_such_match") from None
+    """``rows.lock_match`` without ``select_for_update`` (the services read the row
+    through ``game.rows``, so the patch reaches every caller)."""
+    return Match.objects.filter(pk=match_id).first()
 
 
 def _claim_in_threads(match_id: int, claimants) -> dict:
@@ -309,8 +308,8 @@ def _thread_races(players, tag: str, check_log: bool, expect: str, patch=None) -
         while more() and (position := next_position(mid, act)) is not None:
             version, claimants, before = position
             with pytest.MonkeyPatch.context() as mp:
-                mp.setattr(services, "_locked", _unlocked_get)
-                mp.setattr(services, "_locked_with_seats", lambda m: (_unlocked_get(m), None))
+                mp.setattr(rows, "lock_match", _unlocked_get)
+                mp.setattr(rows, "lock_match_with_seats", lambda m: (_unlocked_get(m), None))
                 if patch:
                     patch(mp)
                 outcome = _claim_in_threads(mid, claimants)

@@ -115,7 +115,12 @@ class ToyGame:
         if seat not in self.to_act(state):
             raise RuleError("not_your_turn")
         hand = state["hand"]
-        hand["timeout"] = {"seat": seat, "hand_no": state["hand_no"], "at": hand["count"], "added": 1}
+        hand["timeout"] = {
+            "seat": seat,
+            "hand_no": state["hand_no"],
+            "at": hand["count"],
+            "added": 1,
+        }
         return self._add(state, seat, 1)
 
     def timeout_notes(self, state: dict) -> list[dict]:
