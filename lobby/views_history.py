@@ -84,6 +84,7 @@ def history_list(request: HttpRequest) -> HttpResponse:
     forfeit_games = set(portal.games_without_leaving_rules())
     for row in rows:
         row.game_name = names.get(row.match.game, row.match.game)
+        row.options_text = web(row.match.game).options_text(row.match.options)
         # W-X5: in a game without leaving rules (Kelimeki) leaving is the forfeit (W-E6)
         row.forfeit = row.match.game in forfeit_games
     filters = [{"key": c.key, "name": c.name} for c in games.playable_cards()]

@@ -9,6 +9,7 @@ from game.web import GameWeb
 class ToyWeb(GameWeb):
     table_template = "toy/table.html"
     replay_template = "toy/replay.html"
+    guide_templates = {"tr": "toy/guide_tr.html", "en": "toy/guide_en.html"}
 
     def table_strings(self, match, user) -> dict:
         return {"add": "+{n}", "count": "{n}"}
