@@ -64,6 +64,17 @@ def kdvli_strings() -> dict:
         "kind_pairs": _("on pairs"),
         "multiplier": _("Multiplier ×{n}"),
         "finish_tile": _("finishing tile"),
+        # V-F1, issue 29: the rack marks the tiles that can finish now (not by colour alone)
+        "can_finish_with": _("{tile} — you can finish with this tile"),
+        "finish_mark": _("Finish"),
+        # V-N6, issue 29: what the timer played for the player, once per timeout
+        "timed_out_drew": _(
+            "Your time ran out: a tile was drawn from the centre for you and {tile} was discarded."
+        ),
+        "timed_out_took": _(
+            "Your time ran out: the tile thrown to you was taken for you and {tile} was discarded."
+        ),
+        "timed_out": _("Your time ran out: {tile} was discarded for you."),
         "left_out": _("left out"),
         "counted_runs": _("counted on runs"),
         "counted_pairs": _("counted on pairs (×2)"),
@@ -85,9 +96,20 @@ def kdvli_strings() -> dict:
     }
 
 
+def finish_text(detail: dict) -> str:
+    """How a hand was finished, in KDVli's words (V-F2, V-S1): "pairs finish, ×4"."""
+    kind, multiplier = detail.get("kind"), detail.get("multiplier")
+    if kind not in ("runs", "pairs") or not multiplier:
+        return ""
+    text = _("pairs finish") if kind == "pairs" else _("runs finish")
+    return _("{finish}, ×{m}").format(finish=text, m=multiplier)
+
+
 class KdvliWeb(GameWeb):
     table_template = "kdvli/table.html"
     replay_template = "okey/replay.html"  # the okey family's replay page
+    record_template = "kdvli/record.html"  # each hand: who finished, how, the points (V-S*)
+    guide_templates = {"tr": "kdvli/guide_tr.html", "en": "kdvli/guide_en.html"}
 
     def table_strings(self, match, user) -> dict:
         return kdvli_strings()
@@ -103,6 +125,28 @@ class KdvliWeb(GameWeb):
 
     def replay_context(self, match) -> dict:
         return {"groups": False}
+
+    def hand_label(self, match, detail: dict) -> str:
+        return finish_text(detail or {})  # V-F2, V-S1
+
+    def record_context(self, match, record: dict) -> dict:
+        """Each hand's finisher and each seat's points and indicator bonus (V-S2…V-S3,
+        V-I2), from the hand's stored detail (games/kdvli/engine/match.py record)."""
+        names = record["names"]
+        hands = []
+        for hand in record["hands"]:
+            detail = hand["detail"]
+            finisher = detail.get("finisher")
+            points, bonuses = detail.get("points") or [], detail.get("bonuses") or []
+            rows = [
+                {**row, "finisher": finisher == row["seat"],
+                 "points": points[row["seat"]] if row["seat"] < len(points) else None,
+                 "bonus": bonuses[row["seat"]] if row["seat"] < len(bonuses) else 0}
+                for row in hand["rows"]
+            ]  # fmt: skip
+            hands.append({**hand, "rows": rows,
+                          "finisher": names[finisher] if finisher is not None else None})  # fmt: skip
+        return {"kdvli_hands": hands}
 
     def ranking_text(self) -> str:
         return _(

@@ -85,7 +85,6 @@ def table_strings() -> dict:
             "Your time ran out: a tile was drawn from the centre for you and {tile} was discarded."
         ),
         "timed_out": _("Your time ran out: {tile} was discarded for you."),
-        "replaced_note": _("This table is open in another tab."),
         "sound_on": _("Sound on"),
         "sound_off": _("Sound off"),
         "errors": {**tile_table_errors({}), **{code: str(text) for code, text in ERRORS.items()}},

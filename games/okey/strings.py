@@ -81,6 +81,7 @@ def tile_table_strings() -> dict:
         "kicked": _("This table was opened somewhere else."),
         "replaced_status": _("Open in another tab."),
         "play_here": _("Play here"),
+        "replaced_note": _("This table is open in another tab."),
         "away_note": _("Your time ran out twice in a row, so a bot is playing your seat."),
         "back": _("I'm back"),
         "dismiss": _("Close"),

@@ -161,6 +161,26 @@ class KdvliGame:
     def export_hand(self, state: Match) -> dict:
         return export_scenario(state.hand)
 
+    def timeout_notes(self, state: Match) -> list[dict]:
+        """What the timer played for each seat whose last turn ran out and who has not
+        acted since (V-N6; issue 29: a timeout is never silent): ``{"seat", "hand_no",
+        "at", "took", "tile"}`` — ``at`` the timeout's place in the hand's log, ``took``
+        ``"deck"`` (a tile drawn, never named), ``"thrown"`` (the tile thrown to the
+        seat, public) or None (nothing taken: the starter's first turn), ``tile`` the
+        face discarded (public on the pile).  Public facts only (V-H1, V-H2)."""
+        hand = state.hand
+        notes = []
+        for seat in range(SEATS):
+            if not hand.timeouts[seat]:
+                continue  # the seat has acted since its last timeout
+            for at in range(len(hand.log) - 1, -1, -1):
+                entry = hand.log[at]
+                if entry.get("seat") == seat and entry.get("type") == "timeout":
+                    notes.append({"seat": seat, "hand_no": state.hand_no, "at": at,
+                                  "took": entry.get("took"), "tile": entry.get("discarded")})  # fmt: skip
+                    break
+        return notes
+
 
 LOGGED_KEYS = ("type", "tile", "tile_id", "groups", "group_ids", "at", "auto", "cells", "how",
                "separators", "to")  # fmt: skip

@@ -21,6 +21,7 @@ from games.okey.engine.tiles import (
     NotationError,
     colour_of,
     copies_of,
+    face_name,
     face_of,
     okey_face,
     parse_face,
@@ -447,25 +448,30 @@ def apply(hand: Hand, seat: int, action: object) -> list[dict]:
     elif kind == "timeout":
         before = hand.racks[seat].tiles()
         drew = not hand.may_play()
-        _timeout_apply(hand, seat, before, drew)
+        spent = _timeout_apply(hand, seat, before, drew)
         events.append({"type": "timeout", "seat": seat, "away": hand.away[seat]})
     if kind != "timeout" and not action.get("auto"):
         hand.timeouts[seat] = 0
         hand.away[seat] = False
-    hand.log.append(_logged(seat, kind, action))
+    hand.log.append({**_logged(seat, kind, action), **(spent if kind == "timeout" else {})})
     if hand.over:
         events.append({"type": "hand_over", "void": hand.void, "scores": list(hand.scores)})
     return events
 
 
-def _timeout_apply(hand: Hand, seat: int, before: list[int], drew: bool) -> None:
+def _timeout_apply(hand: Hand, seat: int, before: list[int], drew: bool) -> dict:
+    """V-N6; returns the public facts the log keeps for the timeout notice (issue 29):
+    the face discarded and where a tile was taken from (``deck``, ``thrown`` or None)."""
+    took = None
     if drew:
-        _take(hand, seat, "draw" if hand.deck else "take_discard")
+        took = "deck" if hand.deck else "thrown"
+        _take(hand, seat, "draw" if took == "deck" else "take_discard")
     tile = timeout_discard(hand, seat, hand.took)
     hand.timeouts[seat] += 1
     if hand.timeouts[seat] >= AWAY_AFTER:
         hand.away[seat] = True
     _discard(hand, seat, tile)
+    return {"discarded": face_name(face_of(tile)), "took": took}
 
 
 def _show(hand: Hand, seat: int) -> None:

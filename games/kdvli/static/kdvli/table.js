@@ -14,6 +14,7 @@
 import { ROW, esc, fmt, plainName as plain, tileHTML as okeyTile, tileName as okeyName } from "../okey/tiles.js";
 import { verifyLink } from "../js/fair.js";
 import { tableKit } from "../okey/table-kit.js";
+import { kdvliNotes } from "./notes.js";
 
 const root = document.getElementById("kt");
 const T = JSON.parse(document.getElementById("kv-strings").textContent);
@@ -27,7 +28,7 @@ const board = root.querySelector(".kt-board");
 const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
 const net = { inflight: null }; // the one move in flight (the socket itself: ../js/match-socket.js)
 // the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
-const { $, playing, seatName, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
+const { $, playing, seatName, presence, setStatus, toast, note, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(),
 });
 const tick = () => clockTick("kv");
@@ -43,6 +44,7 @@ const can = (key) => Boolean(S.hand && S.hand.can && S.hand.can[key]);
 const rackCells = () => (S.hand && S.hand.rack ? S.hand.rack.cells : []);
 const rackHas = (id) => rackCells().some((c) => c && c.id === id);
 const myTurn = () => S.me !== null && S.hand && !S.hand.over && S.hand.turn === S.me;
+const { showTimeouts, finishing, finishMark } = kdvliNotes({ S, T, note, tileName }); // ./notes.js
 
 // V-M1, P-8: in partners seats 0 + 2 (team A) play against seats 1 + 3 (team B).
 const TEAMS = ["A", "B"];
@@ -82,6 +84,7 @@ function onState(msg) {
   if (accepted) finishInflight();
   if (S.drag && S.drag.started) S.deferred = true;
   else render();
+  showTimeouts(); // V-N6: what the timer played for the player, once
 }
 
 function onError(msg) {
@@ -318,6 +321,7 @@ function renderRack() {
   }
   rackEl.setAttribute("aria-label", T.rack);
   const seps = new Set(rack.separators);
+  const fin = finishing(); // V-F1: the tiles the rack can finish with now
   let html = "";
   for (let r = 0; r < 2; r++) {
     html += `<div class="kt-row" data-row="${r}">`;
@@ -325,11 +329,12 @@ function renderRack() {
       const i = r * ROW + c;
       const tile = rack.cells[i];
       const picked = tile && tile.id === S.picked;
-      const label = tile ? tileName(tile.face) : fmt(T.empty_cell, { n: i + 1 });
+      const mark = finishMark(tile, fin);
+      const label = tile ? mark.label || tileName(tile.face) : fmt(T.empty_cell, { n: i + 1 });
       html +=
-        `<button type="button" class="kt-cell${tile ? " has-tile" : ""}${picked ? " is-picked" : ""}" data-i="${i}" data-drop="cell"` +
+        `<button type="button" class="kt-cell${tile ? " has-tile" : ""}${picked ? " is-picked" : ""}${mark.cls}" data-i="${i}" data-drop="cell"` +
         `${tile ? ` data-id="${esc(tile.id)}" data-face="${esc(tile.face)}"` : ""} tabindex="${i === S.focus ? 0 : -1}" aria-label="${esc(label)}"` +
-        `${tile ? ` aria-pressed="${picked ? "true" : "false"}"` : ""}>${tile ? tileHTML(tile.face) : ""}</button>`;
+        `${tile ? ` aria-pressed="${picked ? "true" : "false"}"` : ""}>${tile ? tileHTML(tile.face) + mark.badge : ""}</button>`;
       if (c < ROW - 1) {
         const on = seps.has(i);
         html += `<button type="button" class="kt-gap${on ? " is-on" : ""}" data-at="${i}" tabindex="-1" aria-pressed="${on}" aria-label="${esc(fmt(T.separator, { a: i + 1, b: i + 2 }))}"><span class="kt-gap-hit" aria-hidden="true"></span></button>`;

@@ -6,40 +6,8 @@
 import { fmt } from "../okey/tiles.js";
 
 export function kutNotes(t) {
-  const { S, T, $, $$, board, toast } = t;
+  const { S, T, $$, toast, note } = t; // note: the okey table kit's (../okey/table-kit.js)
   const notesShown = new Set();
-
-  function note(kind, text, buttonLabel = null, onClick = null) {
-    let box = $(".kt-notes");
-    if (!box) {
-      box = document.createElement("div");
-      box.className = "kt-notes";
-      board.after(box);
-    }
-    let el = $(`.kt-note[data-kind="${kind}"]`, box);
-    if (!text) {
-      if (el) el.remove();
-      return;
-    }
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "kt-note";
-      el.dataset.kind = kind;
-      el.setAttribute("role", "alert");
-      box.append(el);
-    }
-    el.innerHTML = `<p class="kt-note-text"></p>`;
-    $(".kt-note-text", el).textContent = text;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = buttonLabel ? "kt-btn kt-note-act" : "kt-note-close";
-    button.textContent = buttonLabel || T.dismiss;
-    button.addEventListener("click", () => {
-      if (onClick) onClick();
-      else el.remove();
-    });
-    el.append(button);
-  }
 
   function showNotes() {
     const m = S.match;

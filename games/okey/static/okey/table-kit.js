@@ -1,8 +1,9 @@
 // What the three tile tables (KÜT: ../kut/table.js, KDVli: ../kdvli/table.js, Kastet:
 // ../kastet/table.js) share beyond the tiles themselves (./tiles.js): seat names and
-// presence labels, the status line, toasts, drag and drop, and — for the tables with
-// one clock box (KDVli, Kastet) — the clock tick with its watchdog; and the overlays' score
-// tables, partnership line and closed-table state.  Each table keeps its
+// presence labels, the status line, toasts, notes that stay, drag and drop, and — for the
+// tables with one clock box (KDVli, Kastet) — the socket with its tab take-back (*Burada
+// oyna*), the clock tick with its watchdog; and the overlays' score tables, partnership
+// line and closed-table state.  Each table keeps its
 // own state object S = {match, hand, me, offset, lastFrameAt, drag, deferred, …} and
 // strings T; this module works on them, it holds no state of its own.
 
@@ -68,6 +69,48 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
     return el;
   }
 
+  // A note that stays until it is dealt with (not a toast), one per `kind`, under the board:
+  // a timeout, this table opened in another tab…  `text` null removes it; `buttonLabel`
+  // and `onClick`: its button (else a Close button).
+  // The notes stack under the bar, with the table's own away note (okey/_overlay.html) in
+  // it, so that two notes never lie on top of each other.
+  function note(kind, text, buttonLabel = null, onClick = null) {
+    let box = $(".kt-notes-live");
+    if (!box) {
+      const stack = document.createElement("div");
+      stack.className = "kt-notes-stack";
+      box = document.createElement("div");
+      box.className = "kt-notes kt-notes-live";
+      stack.append(box);
+      for (const away of $$(":scope > .kt-notes")) stack.append(away);
+      $(".kt-board").after(stack);
+    }
+    let el = $(`.kt-note[data-kind="${kind}"]`, box);
+    if (!text) {
+      if (el) el.remove();
+      return null;
+    }
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "kt-note";
+      el.dataset.kind = kind;
+      el.setAttribute("role", "alert");
+      box.append(el);
+    }
+    el.innerHTML = `<p class="kt-note-text"></p>`;
+    $(".kt-note-text", el).textContent = text;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = buttonLabel ? "kt-btn kt-note-act" : "kt-note-close";
+    button.textContent = buttonLabel || T.dismiss;
+    button.addEventListener("click", () => {
+      if (onClick) onClick();
+      else el.remove();
+    });
+    el.append(button);
+    return el;
+  }
+
   function dropTarget(x, y) {
     const el = document.elementFromPoint(x, y);
     return el ? el.closest("[data-drop]") : null;
@@ -94,21 +137,39 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
 
   // KDVli's and Kastet's match socket (../js/match-socket.js, not yet connected): a close
   // drops the move in flight (`net.inflight`: applied or not, never sent twice) and says
-  // why in the status line.
+  // why in the status line.  The seat opened in another tab (close 4009) is final for
+  // this one — reconnecting on its own would knock the other tab off in turn — so a note
+  // offers *Burada oyna* (play here), which reconnects and takes the seat back (issue 29,
+  // as KÜT's table); meanwhile the clock stops showing a turn it no longer follows.
   function openSocket(matchId, net, { onFrame, onError }) {
-    const texts = { kicked: T.kicked, replaced: T.replaced_status, cannot_join: T.cannot_join, reconnecting: T.reconnecting };
+    const texts = { kicked: T.kicked, cannot_join: T.cannot_join, reconnecting: T.reconnecting };
     sock = openMatchSocket({
       matchId,
       connectNow: false,
+      onConnect: () => (root.dataset.connects = String(Number(root.dataset.connects || 0) + 1)),
       onFrame,
       onError,
       onOpen: () => setStatus(),
       onClose({ reason }) {
         net.inflight = null;
+        if (reason === "replaced") {
+          S.replaced = true;
+          setStatus(T.replaced_status);
+          note("replaced", T.replaced_note, T.play_here, playHere);
+          tick(root.dataset.clockPrefix || "");
+          return;
+        }
         setStatus(texts[reason]);
       },
     });
     return sock;
+  }
+
+  function playHere() {
+    note("replaced", null);
+    S.replaced = false;
+    setStatus(T.connecting);
+    sock.reconnect(); // the snapshot that follows redraws the table and the clock
   }
 
   // A drag starts: a ghost of `tile` follows the pointer, `source` (the tile's place)
@@ -278,9 +339,21 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
     const m = S.match;
     const h = S.hand;
     if (!m) return;
+    root.dataset.clockPrefix = prefix;
     const now = serverNow();
     const clock = $(`.${prefix}-clock`);
     const active = $(".kt-card.is-turn");
+    if (S.replaced) {
+      // another tab plays this seat: no countdown that nothing here will ever refresh
+      clock.hidden = true;
+      root.dataset.clock = "";
+      root.dataset.warn = "";
+      if (active) {
+        active.classList.remove("has-timer", "is-warn");
+        $(".kt-timer", active).textContent = "";
+      }
+      return;
+    }
     if (m.status === "playing" && m.deadline && m.turn_started && h && !h.over) {
       const left = Math.max(0, m.deadline - now);
       const warn = left <= (m.warning_seconds || 10) * 1000;
@@ -362,5 +435,5 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
     $(".kt-final-actions").hidden = false;
   }
 
-  return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket, scoreTable, finalTable, teamsLine, showClosed };
+  return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, note, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket, scoreTable, finalTable, teamsLine, showClosed };
 }
