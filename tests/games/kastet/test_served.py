@@ -216,3 +216,20 @@ def test_the_record_replay_and_invite_speak_kastet():
     for page in (record, _text(replay), words):
         for kut in KUT_WORDS:
             assert kut not in page, kut
+
+
+def test_the_end_of_hand_card_says_tiles_not_letters():
+    """S-V3: the tiles left in every rack are "Kalan taşlar" (Kelimeki keeps its letters)."""
+    from django.utils import translation
+
+    from games.kastet.web import kastet_strings
+
+    with translation.override("tr"):
+        assert kastet_strings()["left_in_rack"] == "Kalan taşlar"
+        assert set(kastet_strings()["timed_out"]) == {
+            N.DREW,
+            N.PASSED_LAYS_STAND,
+            N.FINISHED,
+            N.PASSED_RACK_FULL,
+            N.PASSED_DECK_EMPTY,
+        }
