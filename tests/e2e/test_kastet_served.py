@@ -125,6 +125,8 @@ def test_s_n7_a_turn_that_runs_out_is_told_once_in_kastets_words(live_site, brow
     st = GAME.from_dict(Match.objects.get(pk=match.pk).state)
     assert st.hand.rack_count(0) == 15  # S-N7: the tile was drawn
     save(page, "kastet-timeout-phone")
+    small = too_small(page)  # the note's Close included
+    assert small == [], small
     page.locator('.kt-note[data-kind="timeout"] button').click()
     expect(note).to_have_count(0)
     # the bots move on; the frames still carry the note (the seat has not acted): not again
