@@ -129,8 +129,14 @@ def test_s_n7_a_turn_that_runs_out_is_told_once_in_kastets_words(live_site, brow
     assert small == [], small
     page.locator('.kt-note[data-kind="timeout"] button').click()
     expect(note).to_have_count(0)
-    # the bots move on; the frames still carry the note (the seat has not acted): not again
+    # the frames still carry the note until the seat acts: the bots' moves, and a private
+    # rack arrangement (S-X4, which is no act on the turn) bring it again — not shown again
     assert table.wait_my_move() == "play"
+    src = page.locator(".kt-cell.has-tile").first
+    dst = page.locator(".kt-cell:not(.has-tile)").last
+    table.act(lambda: src.drag_to(dst))
+    st = GAME.from_dict(Match.objects.get(pk=match.pk).state)
+    assert st.hand.timeouts[0] == 1 and GAME.timeout_notes(st)[0]["seat"] == 0
     page.wait_for_timeout(500)
     expect(note).to_have_count(0)
     assert page.locator("#kt").get_attribute("data-timeout-notes") == "1"
