@@ -4,7 +4,7 @@ table's script, games/kastet/static/kastet/table.js, never holds a word of its o
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from game.web import GameWeb
 from games.okey.strings import (
@@ -67,7 +67,21 @@ def kastet_strings() -> dict:
         "pair_rack_only": _("A new pair is made of tiles from your rack."),
         "finished_by": _("{name} finished (−50)."),
         "blocked": _("Nobody could move: the hand is blocked."),
-        "left_in_rack": _("Tiles left"),
+        "left_in_rack": pgettext("okey tiles", "Tiles left"),
+        # S-N7: what the move timer did for the player (games/kastet/engine/notes.py)
+        "timed_out": {
+            "draw": _("Your time ran out: a tile was drawn from the deck for you."),
+            "pass_laid": _("Your time ran out: Pass was pressed for you; your lays stand."),
+            "finish": _(
+                "Your time ran out: Pass was pressed for you and your empty rack finished the hand."
+            ),
+            "pass_full": _(
+                "Your time ran out: your rack holds 22 tiles, so Pass was pressed for you."
+            ),
+            "pass_empty": _("Your time ran out: the deck is empty, so Pass was pressed for you."),
+        },
+        "timed_out_other": _("Your time ran out: the server ended your turn."),
+        "timed_out_draft": _("Your unsent draft was put back."),
         "rating_change": _("Rating {n}"),
         "errors": _errors(),
     }
@@ -76,6 +90,7 @@ def kastet_strings() -> dict:
 class KastetWeb(GameWeb):
     table_template = "kastet/table.html"
     replay_template = "okey/replay.html"  # the okey family's replay page
+    guide_templates = {"tr": "kastet/guide_tr.html", "en": "kastet/guide_en.html"}
 
     def table_strings(self, match, user) -> dict:
         return kastet_strings()
@@ -87,7 +102,20 @@ class KastetWeb(GameWeb):
         return _own_errors()
 
     def replay_context(self, match) -> dict:
-        return {"groups": True}
+        # S-A1, S-A2: the run area and the pair area; no discards in Kastet (S-S4)
+        return {"groups": True, "discards": False, "groups_title": _("Run area and pair area")}
+
+    def hand_label(self, match, detail: dict) -> str:
+        """What ended the hand (S-F1, S-E2): who finished, or that it was blocked."""
+        if detail.get("blocked"):
+            return _("blocked: nobody could move")
+        finisher = detail.get("finisher")
+        if finisher is None:
+            return ""
+        from lobby.history import seat_name  # the record's own names (bots as at the table)
+
+        seat = match.seats.select_related("user").filter(seat=finisher).first()
+        return _("{name} finished (−50)").format(name=seat_name(seat)) if seat else ""
 
     def ranking_text(self) -> str:
         return _(

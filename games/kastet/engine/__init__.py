@@ -13,6 +13,7 @@ from typing import Any
 
 from game.engine.protocol import HandResult, InputError, MatchResult, places_of
 from games.kastet.engine import match as _match
+from games.kastet.engine.notes import timeout_notes as _timeout_notes
 from games.kastet.engine.rating import KastetRating, match_points
 from games.kastet.engine.replay import export_scenario
 from games.kastet.engine.rules import AWAY_AFTER_TIMEOUTS, log_form, team_scores
@@ -76,6 +77,10 @@ class Kastet:
 
     def on_timeout(self, state, seat: int, now: float) -> list[dict]:
         return _match.apply(state, seat, {"type": "timeout"})
+
+    def timeout_notes(self, state) -> list[dict]:
+        """What the timer did for each seat whose turn ran out (S-N7): never silent."""
+        return _timeout_notes(state.hand, state.hand_no)
 
     def bot_choose(self, view: dict, level: str, rng: random.Random) -> dict | None:
         from games.kastet.engine.bots import choose

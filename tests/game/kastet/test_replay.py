@@ -81,7 +81,8 @@ def test_the_replay_page_shows_the_table_groups(finished, players):
     assert response.status_code == 200
     html = response.content.decode()
     assert "okey/replay.js" in html and 'id="rp-config"' in html
-    assert "Açılan gruplar" in html  # the run area and the pair area (S-A1, S-A2)
+    assert "Seri alanı ve çift alanı" in html  # the run area and the pair area (S-A1, S-A2)
+    assert 'class="rp-discards"' not in html  # no discards in Kastet (S-S4)
     config = json.loads(re.search(r'id="rp-config" type="application/json">(.*?)</script>',
                                   html, re.S).group(1))  # fmt: skip
     assert config["strings"]["lay"] and config["strings"]["pass"]

@@ -21,6 +21,7 @@
 import { tableKit } from "../okey/table-kit.js";
 import { kastetDraft } from "./draft.js";
 import { kastetInput } from "./input.js";
+import { kastetNotes } from "./notes.js";
 import { kastetView } from "./view.js";
 
 const root = document.getElementById("kt");
@@ -38,7 +39,7 @@ const t = { root, T, S, board: root.querySelector(".kt-board") };
 const kit = tableKit({ root, S, T, statusText: () => t.statusText(), render: () => t.render() });
 Object.assign(t, kit, { tick: () => kit.tick("ks") }); // the clock box is .ks-clock
 const { openSocket, setStatus, toast } = t;
-Object.assign(t, kastetView(t), kastetDraft(t));
+Object.assign(t, kastetView(t), kastetDraft(t), kastetNotes(t));
 const { render } = t;
 
 // --- the socket (one place: frames in, actions out) ----------------------------------------
@@ -63,6 +64,7 @@ function onState(msg) {
   const gap = S.version >= 0 && msg.version > S.version + 1;
   const accepted = net.inflight && (msg.version > net.inflight.at || layout > S.layout);
   const before = tableSig(S.hand);
+  const hadDraft = t.dirty();
   S.version = msg.version;
   S.layout = layout;
   S.match = msg.match;
@@ -75,6 +77,7 @@ function onState(msg) {
   // that changes none of that (a seat's presence, the rack's own order) keeps it.
   if (tableSig(S.hand) !== before) S.draft = null;
   if (S.picked && !t.findTile(S.picked)) S.picked = null;
+  t.showTimeouts(hadDraft && !t.dirty()); // S-N7: what the timer did, once (./notes.js)
   if (gap) requestSync();
   document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg }));
   if (accepted) finishInflight();
@@ -105,6 +108,7 @@ function act(action) {
     return true;
   }
   if (net.inflight) return false; // one move at a time: the next frame decides the next
+  t.clearTimeoutNote(); // the player plays on: the timer's note is seen
   net.inflight = { at: S.version, timer: setTimeout(finishInflight, 5000) };
   sendRaw({ type: "action", action, version: S.version });
   return true;

@@ -141,8 +141,8 @@ function render() {
       }
       rack.append(el);
     }
-    const pile = $(".rp-discards", panel);
-    pile.replaceChildren(...s.discards[seat].map((f) => tileEl(f)));
+    const pile = $(".rp-discards", panel); // none in Kastet (S-S4)
+    if (pile) pile.replaceChildren(...s.discards[seat].map((f) => tileEl(f)));
   }
   const groups = $(".rp-groups");
   groups.replaceChildren();
