@@ -141,6 +141,14 @@ def kelimeki_strings() -> dict:
             "stale_version": _("The game moved on; look again."),
             "bad_action": _("That move could not be understood."),
             "unknown_action": _("There is no such move."),
+            # the guided first game (engine/tutorial.py): the move its step asks for
+            "tutorial_first": _(
+                "The guided game asks for your first word now: lay it over your home square ⌂."
+            ),
+            "tutorial_join": _("The guided game asks for a word that joins the board now."),
+            "tutorial_exchange": _(
+                "The guided game asks you to exchange tiles now: press Exchange."
+            ),
         },
     }
 

@@ -265,6 +265,9 @@ def test_the_guided_first_game(live_site, browser: Browser):
     for col, letter in enumerate("KALEM"):
         board.put({"row": 0, "col": col, "letter": letter, "joker": False}, "tap")
     assert board.preview() == "valid"
+    expect(page.locator(".kk-preview")).to_be_visible()
+    assert page.locator(".kk-preview").evaluate(ON_TOP)  # the hint card keeps clear of it
+    save(page, "kelimeki-guided-step1")
     board.act(page.get_by_role("button", name="Oyna", exact=True).click)
     expect(card).to_have_attribute("data-hint", "join", timeout=TIMEOUT)  # after the AI's SU
     expect(card).to_contain_text("Adım 2/3")
@@ -273,6 +276,7 @@ def test_the_guided_first_game(live_site, browser: Browser):
     page.get_by_role("button", name="Pas Geç").click()
     board.wait(f"() => Number(document.getElementById('kk').dataset.errors) > {errors}")
     assert board.data("version") == str(version)
+    expect(page.locator(".kk-toast-error")).to_contain_text("tahtaya bağlanan bir kelime")
 
     # step 2: a word joined to the board
     move = bots.best_move(board.frame()["hand"])

@@ -45,6 +45,7 @@ SCRIPT = {
 # State.moves -> what the player is asked for now (the hint's key and the action type)
 ASKED = {0: ("first", "play"), 2: ("join", "play"), 4: ("exchange", "exchange")}
 DONE_AT = 5  # the player's exchange was the fifth move
+STEP_KEYS = tuple(key for key, _kind in ASKED.values())  # the refusals' codes: tutorial_<key>
 
 
 def initial_state(seed: str) -> State:

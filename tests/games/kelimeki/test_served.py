@@ -154,6 +154,9 @@ def test_the_record_of_a_finished_game_speaks_kelimeki(ali):
 def test_the_guided_game_in_three_steps(ali):
     assert "kelimeki" in tutorial.tutorial_games()
     assert tutorial.tutorial_offer_due(ali, "kelimeki")
+    home = client_for(ali).get(reverse("home")).content.decode()
+    assert 'data-game="kelimeki"' in home  # offered before the first game (the banner)
+    assert "Rehberli ilk oyunu oyna" in home  # and on the game's card, at any time
     match = tutorial.tutorial_create(ali, "kelimeki")
     assert (match.kind, match.rated, match.deadline) == ("trial", False, None)
 
@@ -190,6 +193,9 @@ def test_the_guided_game_in_three_steps(ali):
     # the texts of each hint, in the player's language
     page = client_for(ali).get(reverse("game:match", args=[match.pk])).content.decode()
     assert "KALEM" in page and "Değiştir" in page
+    errors = json.loads(page.split('id="kk-strings" type="application/json">')[1]
+                        .split("</script>")[0])["errors"]  # fmt: skip
+    assert all(errors[f"tutorial_{k}"].startswith("Rehberli oyun") for k in script.STEP_KEYS)
     assert not match.hand_results.exists() or not match.rated
 
 
