@@ -53,7 +53,7 @@ def _moves(match, names: list[str]) -> list[dict]:
 def record_context(match, record: dict) -> dict:
     """The record's game part: the end in words, each seat's final score with the value
     of the tiles left taken off (W-E3) and its place (W-E5; none when forfeited, W-E6),
-    and the moves."""
+    and the moves.  The record itself is given back without its chart (a copy)."""
     names = record["names"]
     hand = record["hands"][0] if record["hands"] else None
     detail = hand["detail"] if hand else {}
@@ -67,7 +67,10 @@ def record_context(match, record: dict) -> dict:
                      "place": ranks[s] if s < len(ranks) else None,
                      "forfeited": bool(forfeited[s]) if s < len(forfeited) else False,
                      "out": detail.get("out") == s})  # fmt: skip
-    return {"kk_game": hand, "kk_rows": rows, "kk_end": _end_text(detail, names),
+    # one game, not hands: no chart of running totals "after each hand" (the record's
+    # own part shows the final scores)
+    return {"record": {**record, "chart": None}, "kk_game": hand, "kk_rows": rows,
+            "kk_end": _end_text(detail, names),
             "kk_moves": _moves(match, names) if hand else []}  # fmt: skip
 
 

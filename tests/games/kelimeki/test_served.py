@@ -132,7 +132,7 @@ def test_the_record_of_a_finished_game_speaks_kelimeki(ali):
     assert match.status == Match.Status.FINISHED
     detail = match.hand_results.get().detail
     page = client.get(reverse("lobby:history_match", args=[match.pk])).content.decode()
-    for wrong in ("görev", "Deste tükendi", "en düşük toplam", "1. el"):
+    for wrong in ("görev", "Deste tükendi", "en düşük toplam", "1. el", "Altta eller"):
         assert wrong not in page, wrong
     assert "Kelimeki" in page and "en yüksek puan kazanır" in page
     assert "Oyun" in page and "hamle" in page
