@@ -286,6 +286,16 @@ def test_the_guided_first_game(live_site, browser: Browser):
     board.act(page.get_by_role("button", name="Oyna", exact=True).click)
     expect(card).to_have_attribute("data-hint", "exchange", timeout=TIMEOUT)
     expect(card).to_contain_text("Adım 3/3")
+    # on a phone, either way up: the card keeps clear of the first row and the buttons
+    for size, name in ((PHONE_LANDSCAPE, "kelimeki-guided-phone"),
+                       (PHONE_UPRIGHT, "kelimeki-guided-upright")):  # fmt: skip
+        page.set_viewport_size(size)
+        for target in (board.cell(0, 0), page.locator("[data-action='exchange']")):
+            assert target.evaluate(ON_TOP), name
+        others, _cells = small_controls(page)
+        assert not others, others
+        save(page, name)
+    page.set_viewport_size(DESKTOP)
 
     # step 3: exchange two tiles
     page.get_by_role("button", name="Değiştir").click()
