@@ -134,7 +134,7 @@ def test_the_record_of_a_finished_game_speaks_kelimeki(ali):
     page = client.get(reverse("lobby:history_match", args=[match.pk])).content.decode()
     for wrong in ("görev", "Deste tükendi", "en düşük toplam", "1. el", "Altta eller"):
         assert wrong not in page, wrong
-    assert "Kelimeki" in page and "en yüksek puan kazanır" in page
+    assert "Kelimeki" in page and "en yüksek toplam kazanır" in page
     assert "Oyun" in page and "hamle" in page
     if detail["end"] == "out":
         name = "ali" if detail["out"] == 0 else "Yapay Zeka"
