@@ -108,6 +108,19 @@ def kelimeki_strings() -> dict:
         "reconnecting": _("Connection lost; reconnecting…"),
         "cannot_join": _("You cannot join this table."),
         "replaced": _("You opened this table in another tab; this one is closed."),
+        # issue 29: the replaced tab takes the seat back; a move deadline that ran out
+        # (W-X3) forfeited the seat (W-E6), said once
+        "play_here": _("Play here"),
+        "dismiss": _("OK"),
+        "timeout_mine": _(
+            "Your time ran out: you made no move within {clock}, so the game counts as "
+            "forfeited — your seat takes no more turns and is placed below everyone."
+        ),
+        "clock_live": _("48 hours"),
+        "clock_ai": _("7 days"),
+        "timeout_klig": _("k-lig: −2."),
+        "timeout_theirs": _("{name}'s time ran out: the seat forfeited and takes no more turns."),
+        "timeout_theirs_end": _("{name}'s time ran out: the seat forfeited, so the game is over."),
         "network": _("The server could not be reached. Try again."),
         "errors": {
             "no_tiles": _("Put at least one tile on the board."),
@@ -128,6 +141,14 @@ def kelimeki_strings() -> dict:
             "stale_version": _("The game moved on; look again."),
             "bad_action": _("That move could not be understood."),
             "unknown_action": _("There is no such move."),
+            # the guided first game (engine/tutorial.py): the move its step asks for
+            "tutorial_first": _(
+                "The guided game asks for your first word now: lay it over your home square ⌂."
+            ),
+            "tutorial_join": _("The guided game asks for a word that joins the board now."),
+            "tutorial_exchange": _(
+                "The guided game asks you to exchange tiles now: press Exchange."
+            ),
         },
     }
 
@@ -197,6 +218,11 @@ def kelimeki_replay_strings() -> dict:
 class KelimekiWeb(GameWeb):
     table_template = "kelimeki/table.html"
     replay_template = "kelimeki/replay.html"
+    record_template = "kelimeki/record.html"  # the game, its moves, who went out (W-E1…W-E5)
+    guide_templates = {"tr": "kelimeki/guide_tr.html", "en": "kelimeki/guide_en.html"}
+    assets = ("kelimeki/board.css", "kelimeki/board.js", "kelimeki/view.js",
+              "kelimeki/play.js", "kelimeki/input.js", "kelimeki/notes.js",
+              "kelimeki/zoom.js")  # fmt: skip
     urls = "games.kelimeki.urls"  # /kelimeki/: the game against the AI, the Skor Kartı
 
     def table_strings(self, match, user) -> dict:
@@ -220,6 +246,38 @@ class KelimekiWeb(GameWeb):
         count = ngettext("%(n)d tile", "%(n)d tiles", len(order)) % {"n": len(order)}
         what = _("the racks in seat order, then the bag, then the exchanges' secret")
         return _("Tiles"), f"{count} · {what}"
+
+    def hand_label(self, match, detail: dict) -> str:
+        """A Kelimeki match is one game (no hands, no tasks): its label says so."""
+        return _("the game")
+
+    def options_text(self, options: dict) -> str:
+        """W-X3: the move clock says which kind of game it was."""
+        if "vs_ai" not in (options or {}):
+            return ""
+        return (
+            _("against the AI, 7 days per move")
+            if options["vs_ai"]
+            else _("live, 48 hours per move")
+        )
+
+    def record_context(self, match, record: dict) -> dict:
+        from games.kelimeki.words import record_context
+
+        return record_context(match, record)
+
+    def tutorial_about(self) -> str:
+        return _(
+            "A short guided game against the AI before your first one, in three steps: "
+            "your first word on your home square, a word that joins the board on a bonus "
+            "square, and an exchange of tiles. A hint shows the way at each step. Nothing "
+            "of it is recorded in your history, the Skor Kartı or k-lig."
+        )
+
+    def tutorial_strings(self) -> dict:
+        from games.kelimeki.words import tutorial_strings
+
+        return tutorial_strings()
 
     def links(self) -> list[tuple[str, str]]:
         return [(_("Score Card"), reverse("kelimeki:score_card"))]  # W-X2

@@ -285,7 +285,7 @@ def test_a_whole_game_against_the_ai_without_an_account(live_site, browser: Brow
         if shots < 2 and (shots == 0 or board.touch):
             shot(page, "kelimeki-desktop" if shots == 0 else "kelimeki-phone-landscape")
             shots += 1
-        board.act(page.get_by_role("button", name="Oyna").click)
+        board.act(page.get_by_role("button", name="Oyna", exact=True).click)
         plays += 1
 
     assert board.data("status") == "finished", "the game did not end"
@@ -353,7 +353,7 @@ def test_the_ais_word_comes_after_the_players_and_it_thinks_meanwhile(paced_site
     for p in move.to_action()["placements"]:
         board.put(p, "tap")
     assert board.preview() == "valid"
-    board.act(page.get_by_role("button", name="Oyna").click)
+    board.act(page.get_by_role("button", name="Oyna", exact=True).click)
     mine = board.frame()
     assert mine["hand"]["last"]["seat"] == 0 and mine["hand"]["turn"] == 1
     thinking = page.locator(".kk-score[data-seat='1'] [data-testid='kk-thinking']")

@@ -34,6 +34,7 @@ from games.kelimeki.engine.board import corners_for
 from games.kelimeki.engine.klig import KLIG, game_points
 from games.kelimeki.engine.rules import Placement
 from games.kelimeki.engine.state import State
+from games.kelimeki.engine.tutorial import TUTORIAL
 from games.kelimeki.engine.views import view_for
 
 LIVE_MOVE_SECONDS = 48 * 3600  # W-X3
@@ -95,6 +96,7 @@ class Kelimeki:
     leaving_rules = False
     guest_play = True  # W-X1: no login needed to play against the AI (game.guests)
     rating = KLIG  # P-9: k-lig (W-L2…W-L4); rewards and ranks: games.kelimeki.klig
+    tutorial = TUTORIAL  # the guided first game (issue 29): engine/tutorial.py
 
     def options_for_seats(self, options: Mapping[str, Any], humans: list[bool]) -> dict:
         """W-M1, W-X3: a table started with one human and the AI in every other seat is
@@ -223,8 +225,19 @@ class Kelimeki:
 
     def on_timeout(self, state: State, seat: int, now: float) -> list[dict]:
         """W-X3, W-E6: the seat to move forfeits."""
+        at = state.moves
         rules.forfeit(state, seat)
+        state.timed_out[seat] = at  # the table says so (issue 29, ``timeout_notes``)
         return [{"type": "forfeit", "seat": seat}] + self._end_events(state)
+
+    def timeout_notes(self, state: State) -> list[dict]:
+        """Issue 29: what the timer did for each seat whose move deadline ran out (W-X3):
+        its seat forfeited (W-E6) — ``{"seat", "hand_no": 1, "at", "forfeit": True,
+        "ended"}``, ``at`` the move count when it happened, ``ended`` whether that ended
+        the game (one seat left).  Public facts only: the seat's tiles are never named."""
+        return [{"seat": seat, "hand_no": 1, "at": at, "forfeit": True,
+                 "ended": state.over and state.end == "forfeit"}
+                for seat, at in enumerate(state.timed_out) if at >= 0]  # fmt: skip
 
     def forfeit(self, state: State, seat: int, now: float) -> list[dict]:
         """W-X5, W-E6: the player gives the game up (*Teslim ol*, the platform's leave
@@ -255,9 +268,11 @@ class Kelimeki:
 
     def _detail(self, state: State) -> dict:
         places = rules.ranks(state)
+        # who went out (W-E1): the last mover of a game that ended "out"
+        out = (state.last or {}).get("seat") if state.end == "out" else None
         return {"end": state.end, "deducted": list(state.deducted or []), "ranks": places,
                 "klig": game_points(state.players, places, state.forfeited),
-                "forfeited": list(state.forfeited)}  # fmt: skip
+                "forfeited": list(state.forfeited), "out": out, "moves": state.moves}  # fmt: skip
 
     def match_result(self, state: State) -> MatchResult:
         places = rules.ranks(state)

@@ -41,6 +41,9 @@ class State:
     # seat order, then the bag top first, then "#" + the exchanges' secret in hex),
     # committed at the start; salt and order are shown only once the game is over
     fair: dict | None = None
+    # issue 29: each seat's move deadline that ran out (W-X3, W-E6), as the ``moves``
+    # count at that moment (-1: none): public, for the table's notice
+    timed_out: list[int] = field(default_factory=list)
 
     def __post_init__(self):
         n = self.players
@@ -52,6 +55,7 @@ class State:
         self.scores = self.scores or [0] * n
         self.forfeited = self.forfeited or [False] * n
         self.first_done = self.first_done or [False] * n
+        self.timed_out = self.timed_out or [-1] * n
 
     def home(self, seat: int) -> int:
         return board.HOMES[self.corners[seat]]
@@ -119,6 +123,7 @@ class State:
             "moves": self.moves,
             "last": self.last,
             **({"fair": self.fair} if self.fair is not None else {}),
+            **({"timed_out": list(self.timed_out)} if max(self.timed_out) >= 0 else {}),
         }
 
     @classmethod
@@ -158,4 +163,5 @@ class State:
             moves=d["moves"],
             last=d["last"],
             fair=d.get("fair"),
+            timed_out=list(d.get("timed_out") or []),
         )

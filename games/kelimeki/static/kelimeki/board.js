@@ -18,14 +18,17 @@
 // is by concern, each a function of the board `t` (its element, strings, state and every
 // module's functions, read when called): ./play.js keeps the move being laid (rack order,
 // tentative tiles, preview), ./view.js draws, ./input.js takes the player's drags, taps,
-// keys and buttons.
+// keys and buttons, ./zoom.js zooms the board (pinch, double tap), ./notes.js says what
+// stays until dealt with (a timeout, another tab).
 
 import { openMatchSocket } from "../js/match-socket.js";
 import { fmt } from "../js/text.js";
 import { toaster } from "../js/toast.js";
 import { kelimekiInput } from "./input.js";
+import { kelimekiNotes } from "./notes.js";
 import { kelimekiPlay } from "./play.js";
 import { kelimekiView } from "./view.js";
+import { kelimekiZoom } from "./zoom.js";
 
 const root = document.getElementById("kk");
 const T = JSON.parse(document.getElementById("kk-strings").textContent);
@@ -34,7 +37,7 @@ const LETTERS = Array.from(T.letters); // W-T1
 const $ = (sel, el = root) => el.querySelector(sel);
 const toast = toaster(root, "kk");
 
-const S = { version: -1, match: null, hand: null, me: null };
+const S = { version: -1, match: null, hand: null, me: null, frameAt: 0 };
 // The player's own table: the rack's order (Karıştır, W-T6), the tentative tiles, the
 // selected tile, the exchange choice.  Items: {id, tile}.
 const UI = { order: [], nextId: 1, tent: [], selected: null, exchange: null, focus: 112, dir: "row", previewSeq: 0, overlayClosed: false, jokerAt: null, log: [] };
@@ -99,6 +102,8 @@ function liveTransport() {
     onClose({ reason }) {
       root.dataset.busy = "0";
       setStatus(reason === "replaced" ? T.replaced : reason === "reconnecting" ? T.reconnecting : T.cannot_join);
+      // another tab of this seat took the table: Burada oyna takes it back (issue 29)
+      if (reason === "replaced") t.replaced(() => sock.reconnect());
     },
   });
   return {
@@ -128,6 +133,7 @@ function onFrame(msg) {
   S.match = msg.match;
   S.hand = msg.hand;
   S.me = msg.me;
+  S.frameAt = Date.now();
   if (msg.match && typeof msg.match.server_time === "number") S.clockOffset = msg.match.server_time - Date.now();
   root.dataset.busy = "0";
   if (gap) transport.sync();
@@ -135,6 +141,7 @@ function onFrame(msg) {
   t.reconcile();
   document.dispatchEvent(new CustomEvent("kut:frame", { detail: msg })); // the page's other scripts
   t.render();
+  t.showNotes(); // a move deadline that ran out (W-X3, W-E6), once
   t.schedulePreview();
 }
 
@@ -164,10 +171,17 @@ function act(action) {
 }
 
 Object.assign(t, { act });
-Object.assign(t, kelimekiView(t), kelimekiPlay(t));
-Object.assign(t, kelimekiInput(t));
+Object.assign(t, kelimekiView(t), kelimekiPlay(t), kelimekiNotes(t));
+Object.assign(t, kelimekiInput(t), kelimekiZoom(t));
 
 setInterval(t.renderClock, 20000); // the minutes change (W-X3)
+// The move deadline passed (W-X3): the server forfeits the seat (W-E6) in a process that
+// may hold no socket of this table, so ask for the state until it comes (issue 29).
+setInterval(() => {
+  const m = S.match;
+  if (!transport || !m || m.status !== "playing" || !m.deadline) return;
+  if (Date.now() + (S.clockOffset || 0) > m.deadline + 700 && Date.now() - S.frameAt > 700) transport.sync();
+}, 1000);
 
 // --- start ------------------------------------------------------------------------------------
 

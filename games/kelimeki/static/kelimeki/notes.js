@@ -1,0 +1,83 @@
+// What Kelimeki's board tells the player beyond the board (issue 29): notes that stay
+// until they are dealt with (not toasts).  A move deadline that ran out (W-X3): the seat
+// forfeited (W-E6) — said once per timeout (match.timeouts, the engine's timeout_notes),
+// to the player it concerns in their words, to the others as a short line; and this
+// table opened in another tab (close code 4009, "replaced"): a panel whose *Burada oyna*
+// takes the seat back.  `t` is the board (./board.js).
+
+import { fmt } from "../js/text.js";
+
+export function kelimekiNotes(t) {
+  const { root, S, T, $ } = t;
+  const shown = new Set();
+
+  function note(kind, text, buttonLabel = null, onClick = null) {
+    const box = $(".kk-notes");
+    let el = box.querySelector(`.kk-note[data-kind="${kind}"]`);
+    if (!text) {
+      if (el) el.remove();
+      box.hidden = !box.children.length;
+      return;
+    }
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "kk-note";
+      el.dataset.kind = kind;
+      el.setAttribute("role", "alert");
+      box.append(el);
+    }
+    el.innerHTML = `<p class="kk-note-text"></p>`;
+    el.querySelector(".kk-note-text").textContent = text;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = buttonLabel ? "button kk-note-act" : "button button-ghost kk-note-close";
+    button.textContent = buttonLabel || T.dismiss;
+    button.addEventListener("click", () => {
+      if (onClick) onClick();
+      else note(kind, null);
+    });
+    el.append(button);
+    box.hidden = false;
+  }
+
+  // Once per timeout, also across reloads of this page (sessionStorage).
+  function seen(key) {
+    const store = `kk-note:${S.match.id}:${key}`;
+    if (shown.has(store)) return true;
+    shown.add(store);
+    try {
+      if (sessionStorage.getItem(store)) return true;
+      sessionStorage.setItem(store, "1");
+    } catch (_) {
+      /* no storage: once per page */
+    }
+    return false;
+  }
+
+  function showNotes() {
+    if (!S.match || S.me === null || S.me === undefined) return;
+    for (const n of S.match.timeouts || []) {
+      if (seen(`${n.hand_no}:${n.at}:${n.seat}`)) continue;
+      if (n.seat === S.me) {
+        const rated = S.match.rated && S.match.kind === "normal";
+        const text = fmt(T.timeout_mine, { clock: S.match.options && S.match.options.vs_ai ? T.clock_ai : T.clock_live });
+        note(`timeout-${n.seat}`, rated ? `${text} ${T.timeout_klig}` : text);
+      } else {
+        note(`timeout-${n.seat}`, fmt(n.ended ? T.timeout_theirs_end : T.timeout_theirs, { name: t.seatName(n.seat) }));
+      }
+    }
+  }
+
+  // The same seat opened in another tab: final for this one until the player says so.
+  function replaced(reconnect) {
+    root.dataset.replaced = "1";
+    note("replaced", T.replaced, T.play_here, () => {
+      note("replaced", null);
+      root.dataset.replaced = "0";
+      t.setStatus(T.connecting);
+      reconnect();
+    });
+  }
+
+  return { note, showNotes, replaced };
+}
