@@ -30,18 +30,24 @@ def merge(parts: list[dict]) -> dict:
         "state_bytes", "disconnects", "stale_frames", "missed_frames", "syncs", "late_syncs",
         "ack_timeouts", "change_frames", "change_misses",
         "unacked_at_end", "rate_waits", "client_cpu_seconds", "finished_tables", "hands",
+        "stale_refusals", "choose_failures",
     ]  # fmt: skip
     for k in sums:
         out[k] = 0
     out["connect_seconds"] = 0.0
+    out["by_game"] = {}
     for p in parts:
+        for game, stats in p.get("by_game", {}).items():
+            have = out["by_game"].setdefault(game, {})
+            for k, v in stats.items():
+                have[k] = have.get(k, [] if isinstance(v, list) else 0) + v
         for k in ("rtt", "fanout", "loop_lag", "connect_failures"):
             out[k].extend(p[k])
         out["acked"].update(p["acked"])
         out["sends"].update(p["sends"])
         out["errors"].update(p["errors"])
         for k in sums:
-            out[k] += p[k]
+            out[k] += p.get(k, 0)
         out["connect_seconds"] = max(out["connect_seconds"], p["connect_seconds"])
         out["seconds"] = p["seconds"]
         out["kind"], out["mode"] = p["kind"], p["mode"]
@@ -49,7 +55,7 @@ def merge(parts: list[dict]) -> dict:
     return out
 
 
-def verify(sends: dict[str, list], db: dict) -> dict:
+def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset()) -> dict:
     """Compare what the clients sent and saw acknowledged with the action log.
 
     * versions of every match's log run 1..n with no gap and no double, and the match's
@@ -59,11 +65,12 @@ def verify(sends: dict[str, list], db: dict) -> dict:
     * every human row of the log is an action some client sent for that version and
       saw acknowledged (else **duplicated/unexplained**; one whose ack the client never
       saw is counted apart);
-    * refused actions are not in the log; no bot or timer acted at these human tables.
+    * refused actions are not in the log; no bot acted at a table without bot seats
+      (``bot_tables``: the ids of those with), and no timer acted anywhere.
     """
     problems: list[str] = []
     lost = duplicated = ack_missing = refused_stored = gaps = other_actor = 0
-    stored_human = 0
+    stored_human = bot_moves = 0
     by_id = {str(m["id"]): m for m in db["matches"]}
     for mid in db.get("missing", []):
         problems.append(f"match {mid} is missing from the database")
@@ -79,6 +86,8 @@ def verify(sends: dict[str, list], db: dict) -> dict:
         for version, seat, kind, actor in m["log"]:
             if actor == "human":
                 human[version] = (seat, kind)
+            elif actor == "bot" and mid in bot_tables:
+                bot_moves += 1
             elif kind not in ("start", "next_hand"):
                 other_actor += 1
                 problems.append(f"match {mid} v{version}: {actor} {kind} at a human table")
@@ -121,6 +130,7 @@ def verify(sends: dict[str, list], db: dict) -> dict:
         "refused_but_stored": refused_stored,
         "version_gaps": gaps,
         "non_human_actions": other_actor,
+        "bot_actions": bot_moves,
         "problems": problems[:50],
     }
 
@@ -164,6 +174,63 @@ def summarise(res: dict, seconds: float) -> dict:
         "client_loop_lag_ms_p99": ms(pct(lag, 99)),
         "finished_tables": res["finished_tables"],
         "hands_dealt": res["hands"],
+        "stale_refusals": res.get("stale_refusals", 0),
+        "choose_failures": res.get("choose_failures", 0),
+    }
+
+
+def _ms_summary(values: list[float]) -> dict:
+    """p50/p99/max in ms of values in seconds."""
+    return {"p50": ms(pct(values, 50)), "p95": ms(pct(values, 95)), "p99": ms(pct(values, 99)),
+            "max": ms(max(values)) if values else None, "n": len(values)}  # fmt: skip
+
+
+def bot_cpu(path, window: tuple[float, float]) -> dict:
+    """The bots' decision CPU per move inside the measured window, from the worker's
+    ``tools.load.celery_bots`` lines: per game and per level, and per game overall."""
+    rows: dict[str, dict[str, list[float]]] = {}
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        try:
+            at, game, level, cpu = line.split()
+            at_f, cpu_s = float(at), float(cpu) / 1000.0
+        except ValueError:
+            continue
+        if window[0] <= at_f <= window[1]:
+            rows.setdefault(game, {}).setdefault(level, []).append(cpu_s)
+            rows[game].setdefault("all", []).append(cpu_s)
+    return {g: {lv: _ms_summary(v) for lv, v in sorted(levels.items())}
+            for g, levels in sorted(rows.items())}  # fmt: skip
+
+
+def add_games(summary: dict, res: dict, seconds: float) -> None:
+    """Per game: moves (every change: humans, bots, deals) and human actions per second,
+    round trips, bytes per frame; and the server's CPU per move of the whole run."""
+    games = {}
+    moves = 0
+    for game, st in sorted(res.get("by_game", {}).items()):
+        moves += st["moves"]
+        games[game] = {
+            "tables": st["tables"],
+            "moves_per_second": round(st["moves"] / seconds, 1),
+            "human_actions_per_second": round(st["actions"] / seconds, 1),
+            "rtt_ms": {k: ms(pct(st["rtt"], p)) for k, p in (("p50", 50), ("p95", 95), ("p99", 99))},
+            "bytes_per_frame": round(st["state_bytes"] / max(1, st["state_frames"])),
+            "finished_tables": st["finished_tables"],
+            "hands_dealt": st["hands"],
+            "bot_cpu_ms": (summary.get("bots", {}).get(game) or {}).get("all"),
+        }  # fmt: skip
+    summary["games"] = games
+    summary["moves_measured"] = moves
+    summary["moves_per_second"] = round(moves / seconds, 1)
+    cpu = summary["server"]["cpu_percent_of_one_core"]
+    summary["cpu_ms_per_move"] = {
+        g: round(cpu[g] / 100.0 * seconds * 1000.0 / moves, 2) if moves else None
+        for g in ("daphne", "celery", "redis", "postgres_load_db")
+        if g in cpu
     }
 
 
@@ -183,6 +250,7 @@ def error_count(summary: dict, check: dict | None) -> int:
     n = sum(summary["errors"].values()) + summary["disconnects"] + summary["connect_failures"]
     n += summary["ack_timeouts"] + summary["unacked_at_end"]
     n += summary.get("server_log", {}).get("server_errors", 0)
+    n += summary.get("choose_failures", 0)
     if check:
         n += check["lost"] + check["duplicated"] + check["ack_missing"]
         n += check["refused_but_stored"] + check["version_gaps"] + check["non_human_actions"]
@@ -194,8 +262,9 @@ def fmt(x, unit: str = "") -> str:
 
 
 def text_report(r: dict) -> str:
+    title = "KÜT" if r.get("game_key", "kut") == "kut" else r["game_key"]
     lines = [
-        f"KÜT load run: {r['mode']}, {r['tables']} tables ({4 * r['tables']} sockets), "
+        f"{title} load run: {r['mode']}, {r['tables']} tables ({4 * r['tables']} sockets), "
         f"{r['daphne']} daphne, {r['seconds']} s measured after {r['warmup']} s warm-up",
         f"load average before/after: {r['loadavg_before']} / {r['loadavg_after']}",
     ]
@@ -243,7 +312,9 @@ def text_report(r: dict) -> str:
                          f"until no seat was marked connected "
                          f"({s.get('seats_still_connected')} still were)")  # fmt: skip
             lines.append(f"  finished tables {s['finished_tables']}, hands dealt "
-                         f"{s['hands_dealt']}")  # fmt: skip
+                         f"{s['hands_dealt']}, refused as stale (a bot acted first) "
+                         f"{s.get('stale_refusals', 0)}")  # fmt: skip
+            lines += game_lines(s)
     c = r.get("check")
     if c:
         lines += [
@@ -251,7 +322,7 @@ def text_report(r: dict) -> str:
             f"[check] acked {c['acked_actions']}, stored (human) {c['stored_human_actions']}, "
             f"lost {c['lost']}, duplicated {c['duplicated']}, ack missing {c['ack_missing']}, "
             f"refused-but-stored {c['refused_but_stored']}, version gaps {c['version_gaps']}, "
-            f"non-human actions {c['non_human_actions']}",
+            f"non-human actions {c['non_human_actions']} (bot moves {c.get('bot_actions', 0)})",
         ]
         lines += [f"  ! {p}" for p in c["problems"][:20]]
     ratios = r.get("ratios")
@@ -266,6 +337,36 @@ def text_report(r: dict) -> str:
     lines.append("")
     lines.append("markdown row: " + markdown_row(r))
     return "\n".join(lines)
+
+
+def game_lines(s: dict) -> list[str]:
+    """The per-game part of the game section (issue 30)."""
+    if "games" not in s:
+        return []
+    per = s.get("cpu_ms_per_move") or {}
+    lines = [
+        f"  moves (humans, bots, deals) {s['moves_per_second']}/s; server CPU ms per move: "
+        f"daphne {per.get('daphne')}, PostgreSQL {per.get('postgres_load_db')}, "
+        f"Celery {per.get('celery')}, Redis {per.get('redis')}",
+    ]
+    for game, g in s["games"].items():
+        b = g.get("bot_cpu_ms") or {}
+        rtt = g["rtt_ms"]
+        lines.append(
+            f"  [{game}] {g['tables']} tables: moves/s {g['moves_per_second']} (human actions "
+            f"{g['human_actions_per_second']}/s), RTT p50/p95/p99 {fmt(rtt['p50'])}/"
+            f"{fmt(rtt['p95'])}/{fmt(rtt['p99'])} ms, bytes/frame {g['bytes_per_frame']}, "
+            f"bot CPU/move p50/p99/max {fmt(b.get('p50'))}/{fmt(b.get('p99'))}/"
+            f"{fmt(b.get('max'))} ms (n {b.get('n', 0)}), finished {g['finished_tables']}, "
+            f"hands {g['hands_dealt']}"
+        )
+    for game, levels in (s.get("bots") or {}).items():
+        cells = ", ".join(
+            f"{lv} {fmt(v['p50'])}/{fmt(v['p99'])}/{fmt(v['max'])} (n {v['n']})"
+            for lv, v in levels.items() if lv != "all"
+        )  # fmt: skip
+        lines.append(f"    bot CPU ms p50/p99/max by level, {game}: {cells}")
+    return lines
 
 
 def markdown_row(r: dict) -> str:
