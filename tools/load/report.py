@@ -330,12 +330,18 @@ def text_report(r: dict) -> str:
         lines += [
             "",
             f"[vs echo] throughput {ratios['throughput']} of the echo's, round-trip p99 "
-            f"{ratios['rtt_p99']}× the echo's, p50 {ratios['rtt_p50']}×",
+            f"{ratios['rtt_p99']}× the echo's, p50 {ratios['rtt_p50']}×"
+            + (
+                f", daphne CPU per move {ratios['daphne_cpu_per_move']}× the echo's per message"
+                if "daphne_cpu_per_move" in ratios
+                else ""
+            ),
         ]
     lines.append("")
     lines.append(f"errors in total: {r['error_total']}  →  {'OK' if r['ok'] else 'FAILED'}")
     lines.append("")
     lines.append("markdown row: " + markdown_row(r))
+    lines += [f"capacity row: {row}" for row in capacity_rows(r)]
     return "\n".join(lines)
 
 
@@ -367,6 +373,49 @@ def game_lines(s: dict) -> list[str]:
         )  # fmt: skip
         lines.append(f"    bot CPU ms p50/p99/max by level, {game}: {cells}")
     return lines
+
+
+CAPACITY_HEADER = (
+    "| game | daphne | tables | moves/s | RTT p50 / p95 / p99 ms | echo p99 ms | p99 vs echo | "
+    "daphne ms/move | echo daphne ms/msg | move vs echo | PostgreSQL ms/move | Celery ms/move | "
+    "bot CPU p50 / p99 / max ms | bytes/frame | lost / dup / gaps | load avg |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+
+
+def capacity_rows(r: dict) -> list[str]:
+    """Issue 30's rows: each game of the run (and the run as a whole when it held several)
+    next to the same run's echo.  The server's CPU per move is the whole run's."""
+    g, e, c = r.get("game") or {}, r.get("echo") or {}, r.get("check") or {}
+    if "games" not in g:
+        return []
+    per = g.get("cpu_ms_per_move") or {}
+    echo_cpu = (e.get("cpu_ms_per_action") or {}).get("daphne")
+    echo_p99 = (e.get("rtt_ms") or {}).get("p99")
+    check = f"{c.get('lost', '–')} / {c.get('duplicated', '–')} / {c.get('version_gaps', '–')}"
+
+    def ratio(a, b):
+        return round(a / b, 2) if a and b else "–"
+
+    def row(name, tables, moves, rtt, bots, size):
+        return (
+            f"| {name} | {r['daphne']} | {tables} | {moves} | {fmt(rtt.get('p50'))} / "
+            f"{fmt(rtt.get('p95'))} / {fmt(rtt.get('p99'))} | {fmt(echo_p99)} | "
+            f"{ratio(rtt.get('p99'), echo_p99)} | {fmt(per.get('daphne'))} | {fmt(echo_cpu)} | "
+            f"{ratio(per.get('daphne'), echo_cpu)} | {fmt(per.get('postgres_load_db'))} | "
+            f"{fmt(per.get('celery'))} | {fmt(bots.get('p50'))} / {fmt(bots.get('p99'))} / "
+            f"{fmt(bots.get('max'))} | {size} | {check} | {r['loadavg_before'][0]} |"
+        )
+
+    rows = [row(name, s["tables"], s["moves_per_second"], s["rtt_ms"], s.get("bot_cpu_ms") or {},
+                s["bytes_per_frame"]) for name, s in g["games"].items()]  # fmt: skip
+    if len(rows) > 1:
+        every = [levels["all"] for levels in (g.get("bots") or {}).values() if "all" in levels]
+        worst = {k: max((v[k] for v in every if v[k] is not None), default=None)
+                 for k in ("p50", "p99", "max")}  # fmt: skip
+        rows.append(row(f"{r.get('game_key')} (all; bot CPU: the worst game)", g["tables"],
+                        g["moves_per_second"], g["rtt_ms"], worst, g["bytes_per_frame"]))  # fmt: skip
+    return rows
 
 
 def markdown_row(r: dict) -> str:

@@ -295,6 +295,10 @@ def main(argv=None) -> int:
             "rtt_p99": round(g["rtt_ms"]["p99"] / e["rtt_ms"]["p99"], 2),
             "rtt_p50": round(g["rtt_ms"]["p50"] / e["rtt_ms"]["p50"], 2),
         }
+        move = (g.get("cpu_ms_per_move") or {}).get("daphne")
+        echo = (e.get("cpu_ms_per_action") or {}).get("daphne")
+        if move and echo:  # issue 30: the move at most two echoes
+            result["ratios"]["daphne_cpu_per_move"] = round(move / echo, 2)
     total = 0
     for name in ("echo", "game"):
         if result.get(name):
