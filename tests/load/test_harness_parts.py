@@ -94,6 +94,8 @@ def test_the_check_counts_bot_moves_only_at_tables_with_bots():
     assert without["non_human_actions"] == 1 and report.error_count(
         {"errors": {}, "disconnects": 0, "connect_failures": 0, "ack_timeouts": 0,
          "unacked_at_end": 0}, without) == 1  # fmt: skip
+    after = report.verify(sends, _db(log), set(), {"5": 1})  # the clients saw v1 last
+    assert after["non_human_actions"] == 0 and after["bot_actions_after_the_run"] == 1
     gap = report.verify(sends, _db([[1, 0, "draw", "human"], [3, 1, "draw", "bot"]]), {"5"})
     assert gap["version_gaps"] >= 1
 

@@ -528,6 +528,7 @@ async def drive(spec: dict) -> dict:
         "stale_refusals": run.stale_refusals,
         "choose_failures": run.choose_failures,
         "by_game": run.by_game,
+        "tops": {str(t.id): t.top for t in run.tables},  # the newest version seen
     }
 
 

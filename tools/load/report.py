@@ -44,6 +44,7 @@ def merge(parts: list[dict]) -> dict:
         for k in ("rtt", "fanout", "loop_lag", "connect_failures"):
             out[k].extend(p[k])
         out["acked"].update(p["acked"])
+        out.setdefault("tops", {}).update(p.get("tops", {}))
         out["sends"].update(p["sends"])
         out["errors"].update(p["errors"])
         for k in sums:
@@ -55,7 +56,8 @@ def merge(parts: list[dict]) -> dict:
     return out
 
 
-def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset()) -> dict:
+def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset(),
+           tops: dict[str, int] | None = None) -> dict:  # fmt: skip
     """Compare what the clients sent and saw acknowledged with the action log.
 
     * versions of every match's log run 1..n with no gap and no double, and the match's
@@ -66,11 +68,14 @@ def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset())
       saw acknowledged (else **duplicated/unexplained**; one whose ack the client never
       saw is counted apart);
     * refused actions are not in the log; no bot acted at a table without bot seats
-      (``bot_tables``: the ids of those with), and no timer acted anywhere.
+      (``bot_tables``: the ids of those with), and no timer acted anywhere — while the
+      clients were there: a bot that took a seat after its socket closed (P-13, beyond
+      the newest version the clients saw, ``tops``) is counted apart.
     """
     problems: list[str] = []
     lost = duplicated = ack_missing = refused_stored = gaps = other_actor = 0
-    stored_human = bot_moves = 0
+    stored_human = bot_moves = after_run = 0
+    tops = tops or {}
     by_id = {str(m["id"]): m for m in db["matches"]}
     for mid in db.get("missing", []):
         problems.append(f"match {mid} is missing from the database")
@@ -88,6 +93,8 @@ def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset())
                 human[version] = (seat, kind)
             elif actor == "bot" and mid in bot_tables:
                 bot_moves += 1
+            elif actor == "bot" and mid in tops and version > tops[mid]:
+                after_run += 1  # P-13: the socket had closed
             elif kind not in ("start", "next_hand"):
                 other_actor += 1
                 problems.append(f"match {mid} v{version}: {actor} {kind} at a human table")
@@ -131,6 +138,7 @@ def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset())
         "version_gaps": gaps,
         "non_human_actions": other_actor,
         "bot_actions": bot_moves,
+        "bot_actions_after_the_run": after_run,
         "problems": problems[:50],
     }
 

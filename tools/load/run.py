@@ -29,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from game.engine import registry
 from tools.load import humans, report
 from tools.load.stack import ECHO_APP, GAME_APP, ROOT, Config, ProcStats, Stack, manage
 
@@ -183,8 +184,10 @@ def run_game(args, cfg: Config, workdir: Path) -> tuple[dict, dict]:
                 setup_args.append("--close-running")
             if args.rated:
                 setup_args.append("--rated")
-            if args.options.get(game):
-                setup_args += ["--options", json.dumps(args.options[game])]
+            options = dict(registry.get(game).quick_options) if args.short else {}
+            options.update(args.options.get(game) or {})
+            if options:
+                setup_args += ["--options", json.dumps(options)]
             setup = json.loads(manage(cfg, setup_args))
             matches += setup["matches"]
             first += n * 4
@@ -203,7 +206,7 @@ def run_game(args, cfg: Config, workdir: Path) -> tuple[dict, dict]:
     summary["bots"] = report.bot_cpu(stack.bot_log, extra["window"])
     report.add_games(summary, res, args.seconds)
     bot_tables = {str(m["id"]) for m in matches if m.get("bots")}
-    check = report.verify(res["sends"], db, bot_tables)
+    check = report.verify(res["sends"], db, bot_tables, res.get("tops"))
     summary["disconnects_processed_seconds"] = db["disconnect_wait_seconds"]
     summary["seats_still_connected"] = db["still_connected"]
     if dead:
@@ -240,6 +243,9 @@ def main(argv=None) -> int:
                    help="the bot seats' levels, in turn table by table")  # fmt: skip
     p.add_argument("--options", type=json.loads, default={},
                    help='the games\' options as JSON, e.g. {"king": {"length": 4}}')  # fmt: skip
+    p.add_argument("--short", action="store_true",
+                   help="short matches: each game's quick_options (KÜT 5 tasks, King 4 hands, "
+                   "…), so that whole matches are played within a run")  # fmt: skip
     p.add_argument("--level", choices=("easy", "normal", "hard"), default=None,
                    help="how the scripted humans choose moves (their game's bot at this "
                    "level; default tools.load.humans.HUMAN_LEVEL: KÜT normal, else easy)")  # fmt: skip
