@@ -282,7 +282,8 @@ def main(argv=None) -> int:
     result: dict = {
         "game_key": args.game, "bots_per_table": args.bots,
         "mode": args.mode, "tables": args.tables, "daphne": args.daphne,
-        "seconds": args.seconds, "warmup": args.warmup, "level": args.level,
+        "seconds": args.seconds, "warmup": args.warmup,
+        "level": args.level or ("per game" if args.game == "mix" else humans.level_for(args.game, None)),
         "db_pool_max_size": args.db_pool_max_size, "asgi_threads": args.asgi_threads,
         "echo_kind": "fanout" if args.echo_fanout else "channel layer group",
         "loadavg_before": [round(x, 2) for x in os.getloadavg()],
