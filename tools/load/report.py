@@ -386,14 +386,18 @@ def game_lines(s: dict) -> list[str]:
 CAPACITY_HEADER = (
     "| game | daphne | tables | moves/s | RTT p50 / p95 / p99 ms | echo p99 ms | p99 vs echo | "
     "daphne ms/move | echo daphne ms/msg | move vs echo | PostgreSQL ms/move | Celery ms/move | "
-    "bot CPU p50 / p99 / max ms | bytes/frame | lost / dup / gaps | load avg |\n"
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    "bot CPU p50 / p99 / max ms | bytes/frame | lost / dup / gaps | tables per server core | "
+    "load avg |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+    "| --- |"
 )
 
 
 def capacity_rows(r: dict) -> list[str]:
     """Issue 30's rows: each game of the run (and the run as a whole when it held several)
-    next to the same run's echo.  The server's CPU per move is the whole run's."""
+    next to the same run's echo.  The server's CPU per move is the whole run's; *tables
+    per server core* is the run's tables over the cores its daphne, Celery, PostgreSQL
+    and Redis used (the whole run only)."""
     g, e, c = r.get("game") or {}, r.get("echo") or {}, r.get("check") or {}
     if "games" not in g:
         return []
@@ -405,24 +409,29 @@ def capacity_rows(r: dict) -> list[str]:
     def ratio(a, b):
         return round(a / b, 2) if a and b else "–"
 
-    def row(name, tables, moves, rtt, bots, size):
+    cpu = (g.get("server") or {}).get("cpu_percent_of_one_core") or {}
+    cores = sum(cpu.get(k, 0.0) for k in ("daphne", "celery", "postgres_load_db", "redis")) / 100
+
+    def row(name, tables, moves, rtt, bots, size, per_core="–"):
         return (
             f"| {name} | {r['daphne']} | {tables} | {moves} | {fmt(rtt.get('p50'))} / "
             f"{fmt(rtt.get('p95'))} / {fmt(rtt.get('p99'))} | {fmt(echo_p99)} | "
             f"{ratio(rtt.get('p99'), echo_p99)} | {fmt(per.get('daphne'))} | {fmt(echo_cpu)} | "
             f"{ratio(per.get('daphne'), echo_cpu)} | {fmt(per.get('postgres_load_db'))} | "
             f"{fmt(per.get('celery'))} | {fmt(bots.get('p50'))} / {fmt(bots.get('p99'))} / "
-            f"{fmt(bots.get('max'))} | {size} | {check} | {r['loadavg_before'][0]} |"
+            f"{fmt(bots.get('max'))} | {size} | {check} | {per_core} | {r['loadavg_before'][0]} |"
         )
 
+    whole = round(g["tables"] / cores) if cores else "–"
+    single = whole if len(g["games"]) == 1 else "–"
     rows = [row(name, s["tables"], s["moves_per_second"], s["rtt_ms"], s.get("bot_cpu_ms") or {},
-                s["bytes_per_frame"]) for name, s in g["games"].items()]  # fmt: skip
+                s["bytes_per_frame"], single) for name, s in g["games"].items()]  # fmt: skip
     if len(rows) > 1:
         every = [levels["all"] for levels in (g.get("bots") or {}).values() if "all" in levels]
         worst = {k: max((v[k] for v in every if v[k] is not None), default=None)
                  for k in ("p50", "p99", "max")}  # fmt: skip
         rows.append(row(f"{r.get('game_key')} (all; bot CPU: the worst game)", g["tables"],
-                        g["moves_per_second"], g["rtt_ms"], worst, g["bytes_per_frame"]))  # fmt: skip
+                        g["moves_per_second"], g["rtt_ms"], worst, g["bytes_per_frame"], whole))  # fmt: skip
     return rows
 
 
