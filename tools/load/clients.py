@@ -3,12 +3,15 @@
 One process drives a list of tables; each table is four sockets (one per seat).  Two
 kinds of table:
 
-* **game**: ``/ws/match/<id>/`` with a seat's session cookie.  The seat whose turn it is
-  picks its move with ``games.kut.engine.bots.choose`` on its own latest view (bots are pure
-  functions of the view) and sends ``{"type": "action", "action": …, "version": v}``.
-  The action is acknowledged when the sender receives a state frame with a version
-  above ``v`` (only the seat on turn acts: claims are skipped, so nothing else can make
-  that version).
+* **game**: ``/ws/match/<id>/`` with a seat's session cookie, one socket per human seat
+  of the table's game (its bot seats are played by the server at their real pace).  The
+  seat whose turn it is picks its move with its game's bot on its own latest view
+  (``tools.load.humans``; bots are pure functions of the view) and sends
+  ``{"type": "action", "action": …, "version": v}``.  The action is acknowledged when
+  the sender receives a state frame with a version above ``v`` (only the seat on turn
+  acts: claims are skipped).  At a table with bots a bot may act out of turn (KÜT's
+  claims): an action refused as ``stale_version`` then is a refusal, not an error, and
+  the seat looks at the next frame.
 * **echo**: ``/ws/echo/<room>/`` on ``tools.load.echo_app``: a message is group-sent to
   the room's four sockets; the seat after the sender sends the next one.  The same
   pacing, the same round-trip and fan-out measures: the bare cost of the stack.
@@ -66,6 +69,7 @@ class Seat:
         self.top = -1  # fan-out bookkeeping: newest version counted
         self.planned: tuple[int, dict | None] | None = None  # (version, chosen action)
         self.synced = None  # the in-flight action a sync was sent for
+        self.refused_at = -1  # the version at which the server refused our last action
         self.first_version: int | None = None
         self.stream = FrameStream()  # snapshots and change frames -> full frames
         self.stream_waiting = False  # a snapshot was asked for after a change did not fit
@@ -86,6 +90,9 @@ class Table:
         self.id = spec["id"]
         self.index = index
         self.seats = [Seat(self, s["seat"], s["url"], s.get("cookie")) for s in spec["seats"]]
+        self.game = spec.get("game", "kut")
+        self.has_bots = bool(spec.get("bots"))
+        self.top = -1  # the newest version any seat has seen (moves in the window)
         self.rng = random.Random(f"{run.seed}:{self.id}")
         self.next_at = 0.0  # paced: the earliest time of the table's next action
         self.sent: dict[int, float] = {}  # version an action will make -> send time
@@ -128,10 +135,25 @@ class Run:
         self.change_frames = 0  # of the state frames, change frames (issue 22)
         self.change_misses = 0  # change frames that did not fit (a snapshot was asked for)
         self.lag: list[float] = []
+        self.stale_refusals = 0  # stale_version at tables with bots (expected there)
+        self.choose_failures = 0
+        self.by_game: dict[str, dict] = {}  # per game: rtt, moves, frames, bytes
+        self.choosers: dict = {}
         if self.kind == "game":
-            from games.kut.engine import bots
+            from tools.load import humans
 
-            self.choose = bots.choose
+            for game in {t.game for t in self.tables}:
+                self.choosers[game] = humans.chooser(game)
+            self.levels = {g: humans.level_for(g, spec.get("level")) for g in self.choosers}
+
+    def game_stats(self, game: str) -> dict:
+        stats = self.by_game.get(game)
+        if stats is None:
+            stats = self.by_game[game] = {
+                "rtt": [], "moves": 0, "actions": 0, "state_frames": 0, "state_bytes": 0,
+                "tables": 0, "finished_tables": 0, "hands": 0,
+            }  # fmt: skip
+        return stats
 
     def in_window(self, t: float) -> bool:
         return self.window is not None and self.window[0] <= t <= self.window[1]
@@ -144,6 +166,10 @@ def _on_version(run: Run, table: Table, seat: Seat, version: int, now: float) ->
     """Bookkeeping of a state frame (or echo) of ``version`` received by ``seat``."""
     if seat.first_version is None:
         seat.first_version = version
+    if version > table.top:  # every change of the table: human, bot and system moves
+        if table.top >= 0 and run.in_window(now) and run.kind == "game":
+            run.game_stats(table.game)["moves"] += version - table.top
+        table.top = version
     if version in seat.versions:
         return  # the same version again (presence updates, snapshots)
     seat.versions.add(version)
@@ -167,6 +193,9 @@ def _on_version(run: Run, table: Table, seat: Seat, version: int, now: float) ->
         if run.in_window(t0):
             run.rtt.append(now - t0)
             run.actions_in_window += 1
+            stats = run.game_stats(table.game)
+            stats["rtt"].append(now - t0)
+            stats["actions"] += 1
 
 
 async def reader(run: Run, seat: Seat) -> None:
@@ -210,6 +239,9 @@ async def reader(run: Run, seat: Seat) -> None:
             if kind == "state":
                 run.state_frames += 1
                 run.state_bytes += size
+                stats = run.game_stats(table.game)
+                stats["state_frames"] += 1
+                stats["state_bytes"] += size
                 version = frame["version"]
                 if frame.get("me") != seat.seat:
                     run.errors["wrong_seat_frame"] += 1
@@ -223,7 +255,12 @@ async def reader(run: Run, seat: Seat) -> None:
                 _on_version(run, table, seat, version, now)
                 seat.changed.set()
             elif kind == "error":
-                run.errors[frame.get("code", "?")] += 1
+                code = frame.get("code", "?")
+                if code == "stale_version" and table.has_bots:
+                    run.stale_refusals += 1  # a bot acted first (a claim): look again
+                else:
+                    run.errors[code] += 1
+                seat.refused_at = seat.version
                 if seat.inflight is not None:
                     seat.inflight[3][3] = "refused"  # nothing of it is stored
                     seat.inflight = None
@@ -238,15 +275,22 @@ async def reader(run: Run, seat: Seat) -> None:
 
 
 def _next_game_action(run: Run, table: Table, seat: Seat) -> dict | None:
-    """The bot's move on this seat's latest view (chosen once per version)."""
+    """The seat's move chosen by its game's bot on its latest view (once per version)."""
+    from tools.load.humans import my_turn
+
     frame = seat.view
     if frame is None or frame["match"]["status"] != "playing":
         return None
     hand = frame.get("hand")
-    if not hand or hand.get("over") or hand.get("turn") != seat.seat:
+    if not my_turn(hand, seat.seat) or seat.refused_at == frame["version"]:
         return None
     if seat.planned is None or seat.planned[0] != frame["version"]:
-        seat.planned = (frame["version"], run.choose(hand, run.level, table.rng))
+        try:
+            action = run.choosers[table.game](hand, run.levels[table.game], table.rng)
+        except Exception:  # noqa: BLE001 - a client's bot failing is counted, not fatal
+            run.choose_failures += 1
+            action = None
+        seat.planned = (frame["version"], action)
     return seat.planned[1]
 
 
@@ -440,6 +484,11 @@ async def drive(spec: dict) -> dict:
     await asyncio.gather(*readers, *actors, *helpers, return_exceptions=True)
     missed = 0
     for t in run.tables:
+        if run.kind == "game":
+            stats = run.game_stats(t.game)
+            stats["tables"] += 1
+            stats["finished_tables"] += t.status not in ("playing", "between")
+            stats["hands"] += max(0, len(t.hands_seen) - 1)
         for s in t.seats:
             if s.first_version is not None and s.versions:
                 top = max(s.versions)
@@ -476,6 +525,10 @@ async def drive(spec: dict) -> dict:
         "client_cpu_seconds": (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system),
         "finished_tables": sum(1 for t in run.tables if t.status not in ("playing", "between")),
         "hands": sum(max(0, len(t.hands_seen) - 1) for t in run.tables),
+        "stale_refusals": run.stale_refusals,
+        "choose_failures": run.choose_failures,
+        "by_game": run.by_game,
+        "tops": {str(t.id): t.top for t in run.tables},  # the newest version seen
     }
 
 

@@ -30,18 +30,25 @@ def merge(parts: list[dict]) -> dict:
         "state_bytes", "disconnects", "stale_frames", "missed_frames", "syncs", "late_syncs",
         "ack_timeouts", "change_frames", "change_misses",
         "unacked_at_end", "rate_waits", "client_cpu_seconds", "finished_tables", "hands",
+        "stale_refusals", "choose_failures",
     ]  # fmt: skip
     for k in sums:
         out[k] = 0
     out["connect_seconds"] = 0.0
+    out["by_game"] = {}
     for p in parts:
+        for game, stats in p.get("by_game", {}).items():
+            have = out["by_game"].setdefault(game, {})
+            for k, v in stats.items():
+                have[k] = have.get(k, [] if isinstance(v, list) else 0) + v
         for k in ("rtt", "fanout", "loop_lag", "connect_failures"):
             out[k].extend(p[k])
         out["acked"].update(p["acked"])
+        out.setdefault("tops", {}).update(p.get("tops", {}))
         out["sends"].update(p["sends"])
         out["errors"].update(p["errors"])
         for k in sums:
-            out[k] += p[k]
+            out[k] += p.get(k, 0)
         out["connect_seconds"] = max(out["connect_seconds"], p["connect_seconds"])
         out["seconds"] = p["seconds"]
         out["kind"], out["mode"] = p["kind"], p["mode"]
@@ -49,7 +56,8 @@ def merge(parts: list[dict]) -> dict:
     return out
 
 
-def verify(sends: dict[str, list], db: dict) -> dict:
+def verify(sends: dict[str, list], db: dict, bot_tables: set[str] = frozenset(),
+           tops: dict[str, int] | None = None) -> dict:  # fmt: skip
     """Compare what the clients sent and saw acknowledged with the action log.
 
     * versions of every match's log run 1..n with no gap and no double, and the match's
@@ -59,11 +67,15 @@ def verify(sends: dict[str, list], db: dict) -> dict:
     * every human row of the log is an action some client sent for that version and
       saw acknowledged (else **duplicated/unexplained**; one whose ack the client never
       saw is counted apart);
-    * refused actions are not in the log; no bot or timer acted at these human tables.
+    * refused actions are not in the log; no bot acted at a table without bot seats
+      (``bot_tables``: the ids of those with), and no timer acted anywhere — while the
+      clients were there: a bot that took a seat after its socket closed (P-13, beyond
+      the newest version the clients saw, ``tops``) is counted apart.
     """
     problems: list[str] = []
     lost = duplicated = ack_missing = refused_stored = gaps = other_actor = 0
-    stored_human = 0
+    stored_human = bot_moves = after_run = 0
+    tops = tops or {}
     by_id = {str(m["id"]): m for m in db["matches"]}
     for mid in db.get("missing", []):
         problems.append(f"match {mid} is missing from the database")
@@ -79,6 +91,10 @@ def verify(sends: dict[str, list], db: dict) -> dict:
         for version, seat, kind, actor in m["log"]:
             if actor == "human":
                 human[version] = (seat, kind)
+            elif actor == "bot" and mid in bot_tables:
+                bot_moves += 1
+            elif actor == "bot" and mid in tops and version > tops[mid]:
+                after_run += 1  # P-13: the socket had closed
             elif kind not in ("start", "next_hand"):
                 other_actor += 1
                 problems.append(f"match {mid} v{version}: {actor} {kind} at a human table")
@@ -121,6 +137,8 @@ def verify(sends: dict[str, list], db: dict) -> dict:
         "refused_but_stored": refused_stored,
         "version_gaps": gaps,
         "non_human_actions": other_actor,
+        "bot_actions": bot_moves,
+        "bot_actions_after_the_run": after_run,
         "problems": problems[:50],
     }
 
@@ -164,6 +182,63 @@ def summarise(res: dict, seconds: float) -> dict:
         "client_loop_lag_ms_p99": ms(pct(lag, 99)),
         "finished_tables": res["finished_tables"],
         "hands_dealt": res["hands"],
+        "stale_refusals": res.get("stale_refusals", 0),
+        "choose_failures": res.get("choose_failures", 0),
+    }
+
+
+def _ms_summary(values: list[float]) -> dict:
+    """p50/p99/max in ms of values in seconds."""
+    return {"p50": ms(pct(values, 50)), "p95": ms(pct(values, 95)), "p99": ms(pct(values, 99)),
+            "max": ms(max(values)) if values else None, "n": len(values)}  # fmt: skip
+
+
+def bot_cpu(path, window: tuple[float, float]) -> dict:
+    """The bots' decision CPU per move inside the measured window, from the worker's
+    ``tools.load.celery_bots`` lines: per game and per level, and per game overall."""
+    rows: dict[str, dict[str, list[float]]] = {}
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        try:
+            at, game, level, cpu = line.split()
+            at_f, cpu_s = float(at), float(cpu) / 1000.0
+        except ValueError:
+            continue
+        if window[0] <= at_f <= window[1]:
+            rows.setdefault(game, {}).setdefault(level, []).append(cpu_s)
+            rows[game].setdefault("all", []).append(cpu_s)
+    return {g: {lv: _ms_summary(v) for lv, v in sorted(levels.items())}
+            for g, levels in sorted(rows.items())}  # fmt: skip
+
+
+def add_games(summary: dict, res: dict, seconds: float) -> None:
+    """Per game: moves (every change: humans, bots, deals) and human actions per second,
+    round trips, bytes per frame; and the server's CPU per move of the whole run."""
+    games = {}
+    moves = 0
+    for game, st in sorted(res.get("by_game", {}).items()):
+        moves += st["moves"]
+        games[game] = {
+            "tables": st["tables"],
+            "moves_per_second": round(st["moves"] / seconds, 1),
+            "human_actions_per_second": round(st["actions"] / seconds, 1),
+            "rtt_ms": {k: ms(pct(st["rtt"], p)) for k, p in (("p50", 50), ("p95", 95), ("p99", 99))},
+            "bytes_per_frame": round(st["state_bytes"] / max(1, st["state_frames"])),
+            "finished_tables": st["finished_tables"],
+            "hands_dealt": st["hands"],
+            "bot_cpu_ms": (summary.get("bots", {}).get(game) or {}).get("all"),
+        }  # fmt: skip
+    summary["games"] = games
+    summary["moves_measured"] = moves
+    summary["moves_per_second"] = round(moves / seconds, 1)
+    cpu = summary["server"]["cpu_percent_of_one_core"]
+    summary["cpu_ms_per_move"] = {
+        g: round(cpu[g] / 100.0 * seconds * 1000.0 / moves, 2) if moves else None
+        for g in ("daphne", "celery", "redis", "postgres_load_db")
+        if g in cpu
     }
 
 
@@ -183,6 +258,7 @@ def error_count(summary: dict, check: dict | None) -> int:
     n = sum(summary["errors"].values()) + summary["disconnects"] + summary["connect_failures"]
     n += summary["ack_timeouts"] + summary["unacked_at_end"]
     n += summary.get("server_log", {}).get("server_errors", 0)
+    n += summary.get("choose_failures", 0)
     if check:
         n += check["lost"] + check["duplicated"] + check["ack_missing"]
         n += check["refused_but_stored"] + check["version_gaps"] + check["non_human_actions"]
@@ -194,8 +270,9 @@ def fmt(x, unit: str = "") -> str:
 
 
 def text_report(r: dict) -> str:
+    title = "KÜT" if r.get("game_key", "kut") == "kut" else r["game_key"]
     lines = [
-        f"KÜT load run: {r['mode']}, {r['tables']} tables ({4 * r['tables']} sockets), "
+        f"{title} load run: {r['mode']}, {r['tables']} tables ({4 * r['tables']} sockets), "
         f"{r['daphne']} daphne, {r['seconds']} s measured after {r['warmup']} s warm-up",
         f"load average before/after: {r['loadavg_before']} / {r['loadavg_after']}",
     ]
@@ -243,7 +320,9 @@ def text_report(r: dict) -> str:
                          f"until no seat was marked connected "
                          f"({s.get('seats_still_connected')} still were)")  # fmt: skip
             lines.append(f"  finished tables {s['finished_tables']}, hands dealt "
-                         f"{s['hands_dealt']}")  # fmt: skip
+                         f"{s['hands_dealt']}, refused as stale (a bot acted first) "
+                         f"{s.get('stale_refusals', 0)}")  # fmt: skip
+            lines += game_lines(s)
     c = r.get("check")
     if c:
         lines += [
@@ -251,7 +330,7 @@ def text_report(r: dict) -> str:
             f"[check] acked {c['acked_actions']}, stored (human) {c['stored_human_actions']}, "
             f"lost {c['lost']}, duplicated {c['duplicated']}, ack missing {c['ack_missing']}, "
             f"refused-but-stored {c['refused_but_stored']}, version gaps {c['version_gaps']}, "
-            f"non-human actions {c['non_human_actions']}",
+            f"non-human actions {c['non_human_actions']} (bot moves {c.get('bot_actions', 0)})",
         ]
         lines += [f"  ! {p}" for p in c["problems"][:20]]
     ratios = r.get("ratios")
@@ -259,13 +338,101 @@ def text_report(r: dict) -> str:
         lines += [
             "",
             f"[vs echo] throughput {ratios['throughput']} of the echo's, round-trip p99 "
-            f"{ratios['rtt_p99']}× the echo's, p50 {ratios['rtt_p50']}×",
+            f"{ratios['rtt_p99']}× the echo's, p50 {ratios['rtt_p50']}×"
+            + (
+                f", daphne CPU per move {ratios['daphne_cpu_per_move']}× the echo's per message"
+                if "daphne_cpu_per_move" in ratios
+                else ""
+            ),
         ]
     lines.append("")
     lines.append(f"errors in total: {r['error_total']}  →  {'OK' if r['ok'] else 'FAILED'}")
     lines.append("")
     lines.append("markdown row: " + markdown_row(r))
+    lines += [f"capacity row: {row}" for row in capacity_rows(r)]
     return "\n".join(lines)
+
+
+def game_lines(s: dict) -> list[str]:
+    """The per-game part of the game section (issue 30)."""
+    if "games" not in s:
+        return []
+    per = s.get("cpu_ms_per_move") or {}
+    lines = [
+        f"  moves (humans, bots, deals) {s['moves_per_second']}/s; server CPU ms per move: "
+        f"daphne {per.get('daphne')}, PostgreSQL {per.get('postgres_load_db')}, "
+        f"Celery {per.get('celery')}, Redis {per.get('redis')}",
+    ]
+    for game, g in s["games"].items():
+        b = g.get("bot_cpu_ms") or {}
+        rtt = g["rtt_ms"]
+        lines.append(
+            f"  [{game}] {g['tables']} tables: moves/s {g['moves_per_second']} (human actions "
+            f"{g['human_actions_per_second']}/s), RTT p50/p95/p99 {fmt(rtt['p50'])}/"
+            f"{fmt(rtt['p95'])}/{fmt(rtt['p99'])} ms, bytes/frame {g['bytes_per_frame']}, "
+            f"bot CPU/move p50/p99/max {fmt(b.get('p50'))}/{fmt(b.get('p99'))}/"
+            f"{fmt(b.get('max'))} ms (n {b.get('n', 0)}), finished {g['finished_tables']}, "
+            f"hands {g['hands_dealt']}"
+        )
+    for game, levels in (s.get("bots") or {}).items():
+        cells = ", ".join(
+            f"{lv} {fmt(v['p50'])}/{fmt(v['p99'])}/{fmt(v['max'])} (n {v['n']})"
+            for lv, v in levels.items() if lv != "all"
+        )  # fmt: skip
+        lines.append(f"    bot CPU ms p50/p99/max by level, {game}: {cells}")
+    return lines
+
+
+CAPACITY_HEADER = (
+    "| game | daphne | tables | moves/s | RTT p50 / p95 / p99 ms | echo p99 ms | p99 vs echo | "
+    "daphne ms/move | echo daphne ms/msg | move vs echo | PostgreSQL ms/move | Celery ms/move | "
+    "bot CPU p50 / p99 / max ms | bytes/frame | lost / dup / gaps | tables per server core | "
+    "load avg |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+    "| --- |"
+)
+
+
+def capacity_rows(r: dict) -> list[str]:
+    """Issue 30's rows: each game of the run (and the run as a whole when it held several)
+    next to the same run's echo.  The server's CPU per move is the whole run's; *tables
+    per server core* is the run's tables over the cores its daphne, Celery, PostgreSQL
+    and Redis used (the whole run only)."""
+    g, e, c = r.get("game") or {}, r.get("echo") or {}, r.get("check") or {}
+    if "games" not in g:
+        return []
+    per = g.get("cpu_ms_per_move") or {}
+    echo_cpu = (e.get("cpu_ms_per_action") or {}).get("daphne")
+    echo_p99 = (e.get("rtt_ms") or {}).get("p99")
+    check = f"{c.get('lost', '–')} / {c.get('duplicated', '–')} / {c.get('version_gaps', '–')}"
+
+    def ratio(a, b):
+        return round(a / b, 2) if a and b else "–"
+
+    cpu = (g.get("server") or {}).get("cpu_percent_of_one_core") or {}
+    cores = sum(cpu.get(k, 0.0) for k in ("daphne", "celery", "postgres_load_db", "redis")) / 100
+
+    def row(name, tables, moves, rtt, bots, size, per_core="–"):
+        return (
+            f"| {name} | {r['daphne']} | {tables} | {moves} | {fmt(rtt.get('p50'))} / "
+            f"{fmt(rtt.get('p95'))} / {fmt(rtt.get('p99'))} | {fmt(echo_p99)} | "
+            f"{ratio(rtt.get('p99'), echo_p99)} | {fmt(per.get('daphne'))} | {fmt(echo_cpu)} | "
+            f"{ratio(per.get('daphne'), echo_cpu)} | {fmt(per.get('postgres_load_db'))} | "
+            f"{fmt(per.get('celery'))} | {fmt(bots.get('p50'))} / {fmt(bots.get('p99'))} / "
+            f"{fmt(bots.get('max'))} | {size} | {check} | {per_core} | {r['loadavg_before'][0]} |"
+        )
+
+    whole = round(g["tables"] / cores) if cores else "–"
+    single = whole if len(g["games"]) == 1 else "–"
+    rows = [row(name, s["tables"], s["moves_per_second"], s["rtt_ms"], s.get("bot_cpu_ms") or {},
+                s["bytes_per_frame"], single) for name, s in g["games"].items()]  # fmt: skip
+    if len(rows) > 1:
+        every = [levels["all"] for levels in (g.get("bots") or {}).values() if "all" in levels]
+        worst = {k: max((v[k] for v in every if v[k] is not None), default=None)
+                 for k in ("p50", "p99", "max")}  # fmt: skip
+        rows.append(row(f"{r.get('game_key')} (all; bot CPU: the worst game)", g["tables"],
+                        g["moves_per_second"], g["rtt_ms"], worst, g["bytes_per_frame"], whole))  # fmt: skip
+    return rows
 
 
 def markdown_row(r: dict) -> str:

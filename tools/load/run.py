@@ -1,12 +1,15 @@
 """Load test of the production stack over real websockets.
 
     python -m tools.load.run --tables 50 --seconds 30 --mode paced --daphne 1 --baseline
+    python -m tools.load.run --game kdvli|king|kastet|kelimeki|mix --tables 50 …
 
 Starts PostgreSQL's ``kut_load`` database (created and migrated), N daphne processes,
 a Celery worker and beat on Redis (``tools/load/stack.py``), creates T test tables of
-four humans (``manage.py load_setup``) and drives them with scripted websocket clients
-(``tools/load/clients.py``) for a fixed time, paced (about one action per table per
-second) or at saturation.  ``--baseline`` first measures a bare echo consumer on the
+the game (``manage.py load_setup``: humans, and ``--bots`` bot seats that the server
+plays at their real pace; ``mix``: every game in a portal's proportions,
+``tools.load.humans.MIX``) and drives the humans with scripted websocket clients
+(``tools/load/clients.py``) for a fixed time, paced (about one human action per table
+per second) or at saturation.  ``--baseline`` first measures a bare echo consumer on the
 same daphne + Redis stack, driven the same way, and states our numbers as ratios to it.
 
 Afterwards the action log (``manage.py load_check``) is compared with what the clients
@@ -26,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.load import report
+from game.engine import registry
+from tools.load import humans, report
 from tools.load.stack import ECHO_APP, GAME_APP, ROOT, Config, ProcStats, Stack, manage
 
 
@@ -39,8 +43,29 @@ def _spread(tables: list[dict], urls: list[str], path: str) -> list[dict]:
             url = urls[(4 * t + seat["seat"]) % len(urls)]
             seats.append({"seat": seat["seat"], "url": f"{url}{path.format(id=table['id'])}",
                           "cookie": seat.get("cookie")})  # fmt: skip
-        out.append({"id": table["id"], "seats": seats})
+        out.append({"id": table["id"], "seats": seats, "game": table.get("game", "kut"),
+                    "bots": table.get("bots", {})})  # fmt: skip
     return out
+
+
+def _turned(levels: str, i: int) -> str:
+    """The bot levels starting at the i-th (each game of a mix starts with another)."""
+    parts = levels.split(",")
+    i %= len(parts)
+    return ",".join(parts[i:] + parts[:i])
+
+
+def _setups(args) -> list[tuple[str, int, int, int]]:
+    """(game, tables, seats, bots) of each ``load_setup`` call of the run."""
+    counts = humans.mix_counts(args.tables) if args.game == "mix" else {args.game: args.tables}
+    out = []
+    for game, n in counts.items():
+        bots = args.bots if args.bots is not None else (0 if game == "kut" else 1)
+        if game == "kelimeki" and not args.seats:  # two and four seats, half each
+            out += [(game, n - n // 2, 2, min(bots, 1)), (game, n // 2, 4, bots)]
+        else:
+            out.append((game, n, args.seats, bots))
+    return [row for row in out if row[1] > 0]
 
 
 def drive(args, kind: str, tables: list[dict], stack: Stack, cookie_name: str,
@@ -91,6 +116,7 @@ def _measure(args, jobs, stack: Stack, go_path: Path, n_tables: int) -> tuple[di
     time.sleep(1.0)  # presence broadcasts of the connects settle
     rss_connected = stats.rss("daphne")
     start = time.time() + 0.5
+    window = (start + args.warmup, start + args.warmup + args.seconds)
     tmp = go_path.with_suffix(".tmp")
     tmp.write_text(repr(start))
     os.replace(tmp, go_path)  # atomic: a client never reads half of it
@@ -118,7 +144,7 @@ def _measure(args, jobs, stack: Stack, go_path: Path, n_tables: int) -> tuple[di
         "daphne_rss_mb_end": round(rss_end / 2**20, 1),
         "memory_per_table_kb": round((rss_end - rss_idle) / 1024 / max(1, n_tables), 1),
     }
-    return report.merge(parts), {"server": server, **mem}
+    return report.merge(parts), {"server": server, "window": window, **mem}
 
 
 def _summary(args, stack: Stack, res: dict, extra: dict) -> dict:
@@ -148,22 +174,39 @@ def run_game(args, cfg: Config, workdir: Path) -> tuple[dict, dict]:
     stack = Stack(cfg, app=GAME_APP, celery=True, tag="game")
     try:
         stack.start()
-        setup_args = ["load_setup", "--tables", str(args.tables), "--close-running",
-                      "--tasks", str(args.tasks)]  # fmt: skip
-        if args.rated:
-            setup_args.append("--rated")
-        setup = json.loads(manage(cfg, setup_args))
+        matches, first = [], 0
+        for i, (game, n, seats, bots) in enumerate(_setups(args)):
+            setup_args = ["load_setup", "--tables", str(n), "--tasks", str(args.tasks),
+                          "--game", game, "--seats", str(seats), "--bots", str(bots),
+                          "--bot-levels", _turned(args.bot_levels, i),
+                          "--first-user", str(first)]  # fmt: skip
+            if i == 0:
+                setup_args.append("--close-running")
+            if args.rated:
+                setup_args.append("--rated")
+            options = dict(registry.get(game).quick_options) if args.short else {}
+            options.update(args.options.get(game) or {})
+            if options:
+                setup_args += ["--options", json.dumps(options)]
+            setup = json.loads(manage(cfg, setup_args))
+            matches += setup["matches"]
+            first += n * 4
+        # interleave the games, so that every client process and daphne gets each game
+        matches.sort(key=lambda m: m["id"] % 7919)
         # issue 22: the clients take change frames, as the table scripts do
-        tables = _spread(setup["matches"], stack.ws_urls(), "/ws/match/{id}/?frames=change")
+        tables = _spread(matches, stack.ws_urls(), "/ws/match/{id}/?frames=change")
         res, extra = drive(args, "game", tables, stack, setup["cookie_name"], workdir)
         dead = stack.dead()
-        ids = ",".join(str(m["id"]) for m in setup["matches"])
+        ids = ",".join(str(m["id"]) for m in matches)
         db = json.loads(manage(cfg, ["load_check", "--matches", ids, "--abort",
                                      "--wait-disconnected", "60"]))  # fmt: skip
     finally:
         stack.stop()
     summary = _summary(args, stack, res, extra)
-    check = report.verify(res["sends"], db)
+    summary["bots"] = report.bot_cpu(stack.bot_log, extra["window"])
+    report.add_games(summary, res, args.seconds)
+    bot_tables = {str(m["id"]) for m in matches if m.get("bots")}
+    check = report.verify(res["sends"], db, bot_tables, res.get("tops"))
     summary["disconnects_processed_seconds"] = db["disconnect_wait_seconds"]
     summary["seats_still_connected"] = db["still_connected"]
     if dead:
@@ -190,8 +233,22 @@ def main(argv=None) -> int:
     p.add_argument("--daphne", type=int, default=1, help="daphne processes")
     p.add_argument("--baseline", action="store_true", help="also measure the bare echo")
     p.add_argument("--no-game", action="store_true", help="only the echo baseline")
-    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
-                   help="how the scripted clients choose moves (games.kut.engine.bots)")  # fmt: skip
+    p.add_argument("--game", choices=(*humans.GAMES, "mix"), default="kut",
+                   help="the game of the tables; mix: every game (tools.load.humans.MIX)")  # fmt: skip
+    p.add_argument("--seats", type=int, default=0,
+                   help="seats per table (0: the game's most; Kelimeki 2 and 4, half each)")  # fmt: skip
+    p.add_argument("--bots", type=int, default=None,
+                   help="bot seats per table (default: 0 for KÜT, 1 for the others)")  # fmt: skip
+    p.add_argument("--bot-levels", default="easy,normal,hard",
+                   help="the bot seats' levels, in turn table by table")  # fmt: skip
+    p.add_argument("--options", type=json.loads, default={},
+                   help='the games\' options as JSON, e.g. {"king": {"length": 4}}')  # fmt: skip
+    p.add_argument("--short", action="store_true",
+                   help="short matches: each game's quick_options (KÜT 5 tasks, King 4 hands, "
+                   "…), so that whole matches are played within a run")  # fmt: skip
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default=None,
+                   help="how the scripted humans choose moves (their game's bot at this "
+                   "level; default tools.load.humans.HUMAN_LEVEL: KÜT normal, else easy)")  # fmt: skip
     p.add_argument("--tasks", type=int, choices=(5, 8, 12), default=12)
     p.add_argument("--rated", action="store_true", help="rated tables (KUT_TURN_SECONDS=3600)")
     p.add_argument("--client-procs", type=int, default=1, help="client processes")
@@ -223,8 +280,10 @@ def main(argv=None) -> int:
 
     prepare_database(cfg)
     result: dict = {
+        "game_key": args.game, "bots_per_table": args.bots,
         "mode": args.mode, "tables": args.tables, "daphne": args.daphne,
-        "seconds": args.seconds, "warmup": args.warmup, "level": args.level,
+        "seconds": args.seconds, "warmup": args.warmup,
+        "level": args.level or ("per game" if args.game == "mix" else humans.level_for(args.game, None)),
         "db_pool_max_size": args.db_pool_max_size, "asgi_threads": args.asgi_threads,
         "echo_kind": "fanout" if args.echo_fanout else "channel layer group",
         "loadavg_before": [round(x, 2) for x in os.getloadavg()],
@@ -243,6 +302,10 @@ def main(argv=None) -> int:
             "rtt_p99": round(g["rtt_ms"]["p99"] / e["rtt_ms"]["p99"], 2),
             "rtt_p50": round(g["rtt_ms"]["p50"] / e["rtt_ms"]["p50"], 2),
         }
+        move = (g.get("cpu_ms_per_move") or {}).get("daphne")
+        echo = (e.get("cpu_ms_per_action") or {}).get("daphne")
+        if move and echo:  # issue 30: the move at most two echoes
+            result["ratios"]["daphne_cpu_per_move"] = round(move / echo, 2)
     total = 0
     for name in ("echo", "game"):
         if result.get(name):

@@ -8,7 +8,8 @@
   of other runs on the same Redis never mix with ours;
 * N daphne processes (``python -m daphne -b 127.0.0.1 -p PORT APP``), each on its own
   port, with ``DEBUG=0``, a per-run ``SECRET_KEY`` and ``ALLOWED_HOSTS``;
-* one Celery worker (``--pool=solo``, its own queue) and exactly one beat.
+* one Celery worker (``--pool=solo``, its own queue; ``tools.load.celery_bots``: the
+  bots' decisions timed into ``<tag>-bots.txt`` next to the logs) and exactly one beat.
 
 ``ProcStats`` reads CPU time and memory from ``/proc`` (no psutil needed).
 """
@@ -188,14 +189,18 @@ class Stack:
         self.daphnes: list[Proc] = []
         self.ports: list[int] = []
         self.workers: list[Proc] = []
+        self.bot_log = cfg.log_dir / f"{tag}-bots.txt"  # tools.load.celery_bots
 
     def start(self, timeout: float = 90.0) -> None:
         env = self.cfg.env()
         log_dir = self.cfg.log_dir
         if self.celery:
             queue = env["KUT_CELERY_QUEUE"]
+            self.bot_log.unlink(missing_ok=True)
+            env = dict(env, LOAD_BOT_LOG=str(self.bot_log))
             self.workers.append(Proc(f"{self.tag}-celery-worker", [
-                sys.executable, "-m", "celery", "-A", "kut_site", "worker", "--pool=solo",
+                sys.executable, "-m", "tools.load.celery_bots", "-A", "kut_site", "worker",
+                "--pool=solo",
                 "-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip",
                 "-l", "INFO",
             ], env, log_dir))  # fmt: skip

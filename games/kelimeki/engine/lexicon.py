@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import gzip
+import threading
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -87,9 +88,20 @@ def read_word_file(path: Path) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=1)
+_SHIPPED_LOCK = threading.Lock()
+
+
 def shipped() -> Lexicon:
-    """The shipped word list (data/README.md), loaded once per process."""
+    """The shipped word list (data/README.md), loaded once per process — by one thread:
+    a server's request threads all ask for it at their first Kelimeki move, and without
+    the lock each of them read and folded the 45,000 words (0.2 s of CPU each; issue 30's
+    load profile found up to six builds at once in one daphne process)."""
+    with _SHIPPED_LOCK:
+        return _shipped()
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> Lexicon:
     return Lexicon(read_word_file(WORDS_FILE), freeze=True)
 
 

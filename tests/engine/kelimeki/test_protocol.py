@@ -3,6 +3,7 @@ only, with to_dict/from_dict round trips in between (ENGINE-BRIEF item 3)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -124,3 +125,31 @@ def test_seed_and_action_log_reproduce_the_state():
     for seat, action in log:
         GAME.apply(b, seat, action, 0.0)
     assert GAME.to_dict(a) == GAME.to_dict(b)
+
+
+def test_the_shipped_list_is_built_once_when_many_threads_ask_at_once(monkeypatch):
+    """Issue 30: a server's request threads all ask for the word list at their first
+    move; one builds it, the others wait for that one."""
+    import threading
+
+    from games.kelimeki.engine import lexicon
+
+    monkeypatch.setattr(lexicon, "_shipped", functools.lru_cache(maxsize=1)(lexicon._shipped.__wrapped__))
+    built = []
+    real = lexicon.Lexicon
+
+    class Counting(real):
+        __slots__ = ()
+
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(lexicon, "Lexicon", Counting)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(lexicon.shipped())) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(built) == 1 and len({id(x) for x in got}) == 1 and len(got) == 6
