@@ -41,6 +41,7 @@ function render() {
   const step = d.steps[S.i];
   const s = step.s;
   const a = step.a;
+  clearBest(root);
   const fresh = new Set(a.type === "play" ? a.cells || [] : []);
   const homes = {};
   s.homes.forEach(([r, c], seat) => (homes[r * SIZE + c] = seat));

@@ -84,6 +84,13 @@ export function rackFaces(parts) {
   return out;
 }
 
+// The faces the seat's turn has moved from its rack to the table by step ``i``.
+export function laidInTurn(steps, i, seat) {
+  const faces = (s) => (s.table || []).flatMap((g) => g.tiles);
+  const before = counter(faces(steps[turnStart(steps, i, seat)].s));
+  return faces(steps[i].s).filter((f) => !take(before, f));
+}
+
 // The parts of ``decision.best`` drawn at step ``i`` (the table its turn began with).
 export function bestAt(steps, i, decision) {
   const start = steps[turnStart(steps, i, decision.seat)].s;

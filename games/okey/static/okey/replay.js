@@ -3,7 +3,7 @@
 // page (rp-config), in the player's language.
 
 import { analysisShown, clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
-import { appliedSteps, bestAt, rackFaces } from "./replay-best.js";
+import { appliedSteps, bestAt, laidInTurn, rackFaces } from "./replay-best.js";
 
 const root = document.getElementById("rp");
 const cfg = JSON.parse(document.getElementById("rp-config").textContent);
@@ -220,7 +220,13 @@ function drawBest(decision) {
     if (el) markBest(el, symbol);
   };
   if (parts.discard) mark(parts.discard, "↓");
-  for (const face of rackFaces(parts)) mark(face, "★");
+  // what the played turn has already laid is on the table now, not in the rack
+  const laid = laidInTurn(d.steps, S.i, decision.seat);
+  for (const face of rackFaces(parts)) {
+    const k = laid.indexOf(face);
+    if (k >= 0) laid.splice(k, 1);
+    else mark(face, "★");
+  }
 }
 
 const stepShown = connect({
