@@ -4,7 +4,8 @@
 // index into the downloaded scenario's ``actions``).  Each game says how many scenario
 // actions one replay step applies (``appliedList``'s ``delta``), and the replay then:
 //   - dispatches ``replay:step`` {applied, hand} on ``document`` whenever the shown
-//     position changes (``applied``: how many of the scenario's actions are applied);
+//     position changes (``applied``: how many of the scenario's actions are applied;
+//     ``hand``: the hand shown, whose analysis the panel shows);
 //   - jumps to the position of ``replay:goto`` {applied} (the last step showing that many:
 //     the position the move ``applied`` is played from);
 //   - draws ``replay:best`` {decision} (its ``best``) on the shown position, and removes
@@ -35,11 +36,6 @@ export const PLATFORM_KINDS = new Set(["deal", "leave", "abandon", "replace"]);
 // The index of the last step with ``applied`` actions applied, or -1 (none).
 export function stepOf(list, applied) {
   return list.lastIndexOf(applied);
-}
-
-// The page's analysis report (i31's ``#analysis-data``), or null.
-export function analysisShown() {
-  return document.getElementById("analysis-data") !== null;
 }
 
 // Wire the replay to the panel's events.  ``goto(applied)`` shows that position (or

@@ -5,13 +5,12 @@ count, ``tests/history/analysis_matches.server_applied``), jumps on ``replay:got
 position a decision is played from, draws ``replay:best`` (a decision of the registry's
 analysis of the hand's downloaded scenario) on that position — every drawn element
 ``data-testid=analysis-best``, a dashed outline, a symbol where it is a tile or card, no
-animation under reduced motion — and removes it on ``replay:best-clear``; a page that
-carries an analysis (``#analysis-data``, its hand's) loads another hand as another page."""
+animation under reduced motion — and removes it on ``replay:best-clear``; another hand's
+steps say their hand."""
 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from django.urls import reverse
@@ -28,7 +27,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 20_000
 LISTEN = """() => {
   window.__steps = [];
-  document.addEventListener("replay:step", (e) => window.__steps.push(e.detail.applied));
+  window.__hands = [];
+  document.addEventListener("replay:step", (e) => {
+    window.__steps.push(e.detail.applied);
+    window.__hands.push(e.detail.hand);
+  });
 }"""
 # every element drawn for the better move, and how it reads without colour
 DRAWN_JS = """() => [...document.querySelectorAll('[data-testid="analysis-best"]')].map((el) => {
@@ -124,16 +127,19 @@ def test_the_replay_steps_jumps_and_draws_the_better_move(live_site, browser: Br
     page.wait_for_function(
         "(n) => window.__steps.at(-1) === n", arg=applied[at + 1], timeout=TIMEOUT
     )
-    if game in ("kut", "kdvli", "king"):
-        # a page with an analysis holds its hand's: another hand is another page
-        page.evaluate("""() => {
-          const data = document.createElement("script");
-          data.type = "application/json"; data.id = "analysis-data"; data.textContent = "{}";
-          document.body.append(data);
-        }""")
+    if game == "king":  # a better contract: named beside the chooser's hand
+        choice = next(d for d in report["decisions"] if d["kind"] == "choose" and d["best"])
+        _dispatch(page, "replay:goto", {"applied": choice["step"]})
+        page.wait_for_function(
+            "(n) => window.__steps.at(-1) === n", arg=choice["step"], timeout=TIMEOUT
+        )
+        _dispatch(page, "replay:best", {"decision": choice})
+        note = page.locator(f'.kr-seat[data-seat="{choice["seat"]}"] .kr-best-note')
+        expect(note).to_contain_text("Daha iyi seçim")
+        expect(best).to_have_count(1)
+    if game in ("kut", "kdvli", "king"):  # another hand: its steps, from its deal
         page.locator('[data-hand="2"]').click()
-        page.wait_for_url(re.compile(r"[?&]hand=2"), timeout=TIMEOUT)
-        page.wait_for_function("() => window.__steps.length >= 1", timeout=TIMEOUT)
-        expect(page.locator('[data-hand="2"]')).to_have_attribute("aria-current", "true")
+        page.wait_for_function("() => window.__hands.at(-1) === 2", timeout=TIMEOUT)
+        assert page.evaluate("() => window.__steps.at(-1)") == 0
     assert not errors, errors
     context.close()

@@ -3,7 +3,7 @@
 // (lobby.history.replay_hand through King's replay_snapshot).  Every word comes from
 // #kr-config (the page's translated strings); the card look is the table's (king/table.css).
 
-import { analysisShown, clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
+import { clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
 import { appliedSteps } from "./replay-best.js";
 
 const root = document.getElementById("kr");
@@ -121,13 +121,6 @@ function go(i) {
 }
 
 async function load(n, at = "first") {
-  if (n !== cfg.first && analysisShown()) {
-    // the page's analysis is that of its hand: another hand is another page
-    const url = new URL(window.location.href);
-    url.searchParams.set("hand", String(n));
-    window.location.assign(url);
-    return;
-  }
   S.hand = n;
   for (const b of root.querySelectorAll("[data-hand]")) b.setAttribute("aria-current", String(Number(b.dataset.hand) === n));
   $(".kr-action").textContent = R.loading;

@@ -2,7 +2,7 @@
 // server rebuilt from the seed and the action log. Faces only; every text comes from the
 // page (rp-config), in the player's language.
 
-import { analysisShown, clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
+import { clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
 import { appliedSteps, bestAt, laidInTurn, rackFaces } from "./replay-best.js";
 
 const root = document.getElementById("rp");
@@ -266,13 +266,6 @@ function play() {
 async function load(n, at = "first") {
   const hand = cfg.hands[n - 1];
   if (!hand) return;
-  if (n !== cfg.first && analysisShown()) {
-    // the page's analysis is that of its hand: another hand is another page
-    const url = new URL(window.location.href);
-    url.searchParams.set("hand", String(n));
-    window.location.assign(url);
-    return;
-  }
   stop();
   S.hand = n;
   for (const b of $$(".rp-hands button")) {
