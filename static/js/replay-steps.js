@@ -38,13 +38,16 @@ export function stepOf(list, applied) {
   return list.lastIndexOf(applied);
 }
 
-// Wire the replay to the panel's events.  ``goto(applied)`` shows that position (or
-// does nothing), ``draw(decision)`` draws its ``best`` on the shown position, ``clear()``
-// removes what ``draw`` drew.  Returns ``step(applied, hand)``, to call after each render.
+// Wire the replay to the panel's events.  ``goto(applied)`` shows that position, or
+// returns false while the hand's steps are still loading (the jump is then kept:
+// ``step.pending()`` gives it once, for the load to show it first); ``draw(decision)``
+// draws its ``best`` on the shown position, ``clear()`` removes what ``draw`` drew.
+// Returns ``step(applied, hand)``, to call after each render.
 export function connect({ goto, draw, clear }) {
+  let pending = null;
   document.addEventListener("replay:goto", (event) => {
     const applied = Number(event.detail && event.detail.applied);
-    if (Number.isInteger(applied) && applied >= 0) goto(applied);
+    if (Number.isInteger(applied) && applied >= 0) pending = goto(applied) === false ? applied : null;
   });
   document.addEventListener("replay:best", (event) => {
     const decision = event.detail && event.detail.decision;
@@ -52,9 +55,23 @@ export function connect({ goto, draw, clear }) {
     if (decision && decision.best) draw(decision);
   });
   document.addEventListener("replay:best-clear", () => clear());
-  return (applied, hand = 1) => {
+  const step = (applied, hand = 1) => {
     document.dispatchEvent(new CustomEvent("replay:step", { detail: { applied, hand } }));
   };
+  step.pending = () => {
+    const applied = pending;
+    pending = null;
+    return applied;
+  };
+  return step;
+}
+
+// The step a freshly loaded hand opens on: a jump asked for while it loaded, else
+// ``fallback``.
+export function openingStep(list, step, fallback) {
+  const applied = step.pending();
+  const i = applied === null ? -1 : stepOf(list, applied);
+  return i >= 0 ? i : fallback;
 }
 
 // Every element drawn for a better move carries this test id (and the class that

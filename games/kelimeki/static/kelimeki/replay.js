@@ -2,7 +2,7 @@
 // game is over).  Data: /lobby/matches/<id>/replay/1/ (lobby.history.replay_hand through
 // GAME.replay_snapshot).  Every word comes from #wr-config (the page's strings).
 
-import { clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
+import { clearBest, connect, markBest, openingStep, stepOf } from "../js/replay-steps.js";
 import { appliedSteps, placedLetters } from "./replay-best.js";
 
 const root = document.getElementById("wr");
@@ -102,11 +102,13 @@ function drawBest(decision) {
 
 const stepShown = connect({
   goto: (applied) => {
+    if (!S.data) return false;
     const i = stepOf(S.applied, applied);
-    if (i >= 0 && S.data) {
+    if (i >= 0) {
       S.i = i;
       render();
     }
+    return true;
   },
   draw: drawBest,
   clear: () => clearBest(root),
@@ -138,7 +140,7 @@ fetch(cfg.hands[0].url, { headers: { Accept: "application/json" } })
   .then((data) => {
     S.data = data;
     S.applied = appliedSteps(data.steps);
-    S.i = 0;
+    S.i = openingStep(S.applied, stepShown, 0);
     render();
   })
   .catch(() => {

@@ -3,7 +3,7 @@
 // (lobby.history.replay_hand through King's replay_snapshot).  Every word comes from
 // #kr-config (the page's translated strings); the card look is the table's (king/table.css).
 
-import { clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
+import { clearBest, connect, markBest, openingStep, stepOf } from "../js/replay-steps.js";
 import { appliedSteps } from "./replay-best.js";
 
 const root = document.getElementById("kr");
@@ -107,8 +107,10 @@ function drawBest(decision) {
 
 const stepShown = connect({
   goto: (applied) => {
+    if (!S.data) return false;
     const i = stepOf(S.applied, applied);
     if (i >= 0) go(i);
+    return true;
   },
   draw: drawBest,
   clear: () => clearBest(root),
@@ -134,7 +136,7 @@ async function load(n, at = "first") {
     $(".kr-action").textContent = R.load_failed;
     return;
   }
-  go(at === "last" ? S.data.steps.length - 1 : 0);
+  go(openingStep(S.applied, stepShown, at === "last" ? S.data.steps.length - 1 : 0));
 }
 
 root.addEventListener("click", (e) => {

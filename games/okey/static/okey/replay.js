@@ -2,7 +2,7 @@
 // server rebuilt from the seed and the action log. Faces only; every text comes from the
 // page (rp-config), in the player's language.
 
-import { clearBest, connect, markBest, stepOf } from "../js/replay-steps.js";
+import { clearBest, connect, markBest, openingStep, stepOf } from "../js/replay-steps.js";
 import { appliedSteps, bestAt, laidInTurn, rackFaces } from "./replay-best.js";
 
 const root = document.getElementById("rp");
@@ -231,11 +231,13 @@ function drawBest(decision) {
 
 const stepShown = connect({
   goto: (applied) => {
+    if (!S.data) return false;
     const i = stepOf(S.applied, applied);
     if (i >= 0) {
       stop();
       go(i);
     }
+    return true;
   },
   draw: drawBest,
   clear: () => clearBest(root),
@@ -291,7 +293,7 @@ async function load(n, at = "first") {
   if (S.hand !== n) return; // another hand was picked meanwhile
   S.data = data;
   S.applied = appliedSteps(data.steps);
-  go(at === "last" ? data.steps.length - 1 : 0);
+  go(openingStep(S.applied, stepShown, at === "last" ? data.steps.length - 1 : 0));
 }
 
 root.addEventListener("click", (event) => {
