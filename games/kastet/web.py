@@ -91,6 +91,7 @@ class KastetWeb(GameWeb):
     table_template = "kastet/table.html"
     replay_template = "okey/replay.html"  # the okey family's replay page
     guide_templates = {"tr": "kastet/guide_tr.html", "en": "kastet/guide_en.html"}
+    from games.kastet.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         return kastet_strings()

@@ -110,6 +110,7 @@ class KdvliWeb(GameWeb):
     replay_template = "okey/replay.html"  # the okey family's replay page
     record_template = "kdvli/record.html"  # each hand: who finished, how, the points (V-S*)
     guide_templates = {"tr": "kdvli/guide_tr.html", "en": "kdvli/guide_en.html"}
+    from games.kdvli.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         return kdvli_strings()

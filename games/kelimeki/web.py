@@ -224,6 +224,7 @@ class KelimekiWeb(GameWeb):
               "kelimeki/play.js", "kelimeki/input.js", "kelimeki/notes.js",
               "kelimeki/zoom.js")  # fmt: skip
     urls = "games.kelimeki.urls"  # /kelimeki/: the game against the AI, the Skor Kartı
+    from games.kelimeki.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         strings = kelimeki_strings()
