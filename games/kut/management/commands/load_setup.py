@@ -1,5 +1,7 @@
-"""Tables for the load harness (``tools/load``): users with live sessions and matches of
-four humans, printed as JSON on stdout::
+"""KÜT's tables for the load harness (``tools/load``, whose clients play KÜT): users with
+live sessions and KÜT matches of four humans, printed as JSON on stdout.  KÜT's own
+command (its home's ``management/commands``; the platform's ``load_check`` reads any
+game's log)::
 
     python manage.py load_setup --tables 50 [--tasks 12] [--rated] [--prefix load]
         [--close-running]
