@@ -466,7 +466,7 @@ def test_rejected_actions_change_nothing():
 
 def test_engine_imports_no_django():
     """The engine is pure Python: importing every module loads no Django."""
-    from tests.engine.rule_coverage import assert_imports_no_django
+    from tests.engine.no_django import assert_imports_no_django
 
     assert_imports_no_django(
         "import pkgutil, importlib, game.engine as e\n"

@@ -1,16 +1,14 @@
 """Kastet replays and scenario downloads (issue 20, item 2) through the protocol's
 optional ``replay_snapshot``: one step per action of the hand, all racks revealed as
 faces, the run area and the pair area as the replay's groups (no owner: S-A3), the hand's
-final scores equal to its HandResult row, no seed or tile id; the scenario download
-replays with ``python -m game.engine.replay`` to the same scores (kastet-scenario.md)."""
+final scores equal to its HandResult row, no seed or tile id.  The scenario download
+replaying to the same scores is the contract suite's (tests/contract)."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
-import subprocess
-import sys
 
 import pytest
 from django.urls import reverse
@@ -86,18 +84,3 @@ def test_the_replay_page_shows_the_table_groups(finished, players):
                                   html, re.S).group(1))  # fmt: skip
     assert config["strings"]["lay"] and config["strings"]["pass"]
     assert history.hands_played(finished) == 1
-
-
-def test_the_scenario_download_replays_to_the_same_scores(finished, players, tmp_path):
-    response = client_for(players[2]).get(reverse("lobby:scenario", args=[finished.pk, 1]))
-    assert response.status_code == 200
-    assert response["Content-Disposition"].endswith(f'kastet-match-{finished.pk}-hand-1.json"')
-    scenario = json.loads(response.content)
-    assert scenario["game"] == "kastet"
-    path = tmp_path / "hand.json"
-    path.write_bytes(response.content)
-    done = subprocess.run([sys.executable, "-m", "game.engine.replay", str(path)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
-    assert out["scores"] == HandResult.objects.get(match=finished, hand_no=1).scores

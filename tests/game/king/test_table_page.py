@@ -98,10 +98,6 @@ def test_the_match_page_is_kings_card_table_in_turkish(players):
         "contract_used_up": "İki kez oynandı",
     }
     assert strings["choosing"] == "{name} oyun seçiyor…"
-    # the page never holds the state: the socket brings it (no other seat's cards)
-    st = GAME.from_dict(match.state)
-    other = GAME.view_for(st, 1)["hand"]
-    assert not any(f'"{card}"' in html for card in other)
 
 
 def test_the_table_speaks_english_when_asked(players):
@@ -156,14 +152,6 @@ def test_a_king_match_record_shows_the_score_table_by_contract(players):
         assert r["fair"]["commitment"] in link
     foot = re.search(r"<tfoot>(.*?)</tfoot>", html, re.S).group(1)
     assert [int(v) for v in re.findall(r'<td class="num">(-?\d+)</td>', foot)] == st.totals
-    # Maçlarım lists it (a rated match)
-    listing = client.get(reverse("lobby:history") + "?game=king").content.decode()
-    assert reverse("lobby:history_match", args=[match.pk]) in listing
-    # each hand downloads as a King scenario (king-scenario.md)
-    download = client.get(reverse("lobby:scenario", args=[match.pk, 2]))
-    assert download.status_code == 200
-    data = json.loads(download.content)
-    assert data["game"] == "king"
 
 
 def test_a_kut_match_record_keeps_its_columns(players):
