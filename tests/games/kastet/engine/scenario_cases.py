@@ -1,7 +1,7 @@
 """Golden Kastet scenarios (kastet-scenario.md), worked out by hand from kastet.md.
 
 Each case is a scenario plus ``expect`` (output fields, as the spec defines them) and
-``rules`` (the rule ids it exercises).  ``python -m tests.engine.kastet.scenario_cases``
+``rules`` (the rule ids it exercises).  ``python -m tests.games.kastet.engine.scenario_cases``
 writes them to ``scenarios/*.json``; a test keeps the files and this source identical.
 Positions use small racks (S-N5 allows 1 to 22) so that every expected field can be
 checked by hand.

@@ -32,7 +32,7 @@ def _view(table: list[list[int]], rack: list[int], okey: int) -> dict:
 @pytest.mark.parametrize("seed", range(12))
 def test_best_lay_equals_the_integer_programme(seed):
     """S-L2, S-L3, S-A1: rearranging the table freely, as many rack tiles as the optimum."""
-    ref = pytest.importorskip("tests.engine.kastet.test_search_reference")
+    ref = pytest.importorskip("tests.games.kastet.engine.test_search_reference")
     table, rack, okey = ref.random_position(random.Random(seed))
     groups = [table[i : i + 3] for i in range(0, len(table), 3)]  # runs of three
     view = _view(groups, rack, okey)
@@ -46,7 +46,7 @@ def test_best_lay_equals_the_integer_programme(seed):
 
 @pytest.mark.parametrize("seed", [1017, 1024, 1044, 1102])
 def test_placeable_bounds_the_optimum_on_larger_tables(seed):
-    ref = pytest.importorskip("tests.engine.kastet.test_search_reference")
+    ref = pytest.importorskip("tests.games.kastet.engine.test_search_reference")
     table, rack, okey = ref.mid_position(random.Random(seed))
     view = _view([table], rack, okey)  # one list of table tiles is enough for the bound
     assert placeable(view) >= ref.optimum(table, rack, okey)

@@ -17,7 +17,7 @@ from games.kastet.engine.search import best_layout, face_names
 from games.kastet.engine.simulate import play_bot_hand, simulate
 from games.kastet.engine.views import view_for
 from games.okey.engine.tiles import parse_face
-from tests.engine.kastet.helpers import faces, position
+from tests.games.kastet.engine.helpers import faces, position
 
 RNG = random.Random(0)
 
@@ -140,7 +140,7 @@ def test_simulate_and_bench_commands_run():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     for args in (["games.kastet.engine.simulate", "--hands", "1", "--levels", "easy"],
                  ["games.kastet.engine.bench", "--hands", "1", "--json"]):  # fmt: skip
         proc = subprocess.run([sys.executable, "-m", *args], cwd=root, capture_output=True,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from games.kastet.engine.rating import START_RATING, match_points, place_points, settle
-from tests.engine.kastet.test_replay_cli import in_process
+from tests.games.kastet.engine.test_replay_cli import in_process
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 EXAMPLE = {"game": "kastet", "hands": 11, "partners": False, "totals": [120, 95, 300, 95],
            "seats": [{}, {}, {"left": True, "substitute_rating": 3100},
                      {"dropped": True, "substitute_rating": 1500}]}  # fmt: skip

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.kastet.scenario_cases import CASES
+from tests.games.kastet.engine.scenario_cases import CASES
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 BASE = next(c for c in CASES if c["name"] == "seed_examples_rearrange_the_table")
 FIELDS = {"results", "over", "turn", "deck_count", "racks", "table", "pairs", "finisher",
           "blocked", "scores", "team_scores"}  # fmt: skip

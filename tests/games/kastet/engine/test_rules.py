@@ -20,7 +20,7 @@ from games.kastet.engine.rules import CODES, apply
 from games.kastet.engine.state import MAX_RACK, RACK_CELLS, SLOTS, HandState
 from games.kastet.engine.views import view_for
 from games.okey.engine.tiles import FAKE, NUM_TILES, face_name, face_of, parse_face
-from tests.engine.kastet.helpers import faces, position
+from tests.games.kastet.engine.helpers import faces, position
 
 OKEY = parse_face("R8")  # indicator R7
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.kastet.scenario_cases import CASES, HERE
+from tests.games.kastet.engine.scenario_cases import CASES, HERE
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 FILES = sorted(HERE.glob("*.json"))
 ACTION_TYPES = ("lay", "draw", "pass", "undo", "timeout")
 

@@ -140,7 +140,7 @@ def test_search_matches_the_integer_program_on_larger_positions(seed):
 
 
 def main(positions: int = 150) -> None:
-    """``python -m tests.engine.kastet.test_search_reference``: how often the bots'
+    """``python -m tests.games.kastet.engine.test_search_reference``: how often the bots'
     budget reaches the optimum on random mid-size positions."""
     from games.kastet.engine.bots import BUDGETS
 

@@ -1,7 +1,7 @@
 """The golden KDVli scenarios (kdvli-scenario.md): each case is a scenario plus
 ``expect`` (the output fields worked out by hand from kdvli.md) and ``rules``.
 
-    python -m tests.engine.kdvli.scenario_cases     # rewrites scenarios/*.json
+    python -m tests.games.kdvli.engine.scenario_cases     # rewrites scenarios/*.json
 
 Racks name the tiles that matter; ``helpers.scenario`` fills the rest with tiles that
 make no group with them (so a filled seat's points are not asserted unless named).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.engine.kdvli.helpers import act, scenario
+from tests.games.kdvli.engine.helpers import act, scenario
 
 HERE = Path(__file__).resolve().parent / "scenarios"
 

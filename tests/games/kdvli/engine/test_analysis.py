@@ -1,5 +1,5 @@
 """KDVli's analysis (issue 31, games/kdvli/engine/analysis.py): the best discard or finish
-against the independent brute force (tests/engine/kdvli/reference.py) on small racks,
+against the independent brute force (tests/games/kdvli/engine/reference.py) on small racks,
 golden scenarios with hand-checked marks (a missed finish on the rack and with the
 thrown tile), the command, determinism, the budget, secrecy."""
 
@@ -21,7 +21,7 @@ from tests.engine.analysis_helpers import (
     check_shape,
     run_command,
 )
-from tests.engine.kdvli.reference import pairs_points, runs_points
+from tests.games.kdvli.engine.reference import pairs_points, runs_points
 
 
 def brute_best(faces: list[int], okey: int, coloured: bool) -> int:

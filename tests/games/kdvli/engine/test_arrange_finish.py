@@ -8,7 +8,7 @@ from __future__ import annotations
 from games.kdvli.engine.hand import apply
 from games.kdvli.engine.views import hand_view
 from games.okey.engine.tiles import face_name, face_of
-from tests.engine.kdvli.helpers import hand_of, scenario
+from tests.games.kdvli.engine.helpers import hand_of, scenario
 
 # 15 tiles, all in runs (R1–R5, B7–B9, K10–K12, Y2–Y5) under indicator Y5 (okey Y6):
 # the whole rack counts 0, yet a finish needs one tile out (R1, R5, Y2 or Y5)

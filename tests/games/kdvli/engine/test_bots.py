@@ -10,7 +10,7 @@ from games.kdvli.engine import GAME, bots
 from games.kdvli.engine.hand import apply
 from games.kdvli.engine.match import Match
 from games.kdvli.engine.replay import load_scenario
-from tests.engine.kdvli.helpers import scenario
+from tests.games.kdvli.engine.helpers import scenario
 
 RUNS14 = "R1 R2 R3 R4 B7 B8 B9 K11 K12 K13 Y11 R11 B11 K1"
 

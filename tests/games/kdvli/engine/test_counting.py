@@ -1,5 +1,5 @@
 """Exact counting (kdvli.md V-S2, with V-T6 values, V-G1…V-G5 groups): compared with an
-independent brute force (tests/engine/kdvli/reference.py), the spec's worked examples,
+independent brute force (tests/games/kdvli/engine/reference.py), the spec's worked examples,
 and the arrangement each answer gives."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.kdvli.engine.counting import count
 from games.kdvli.engine.groups import PAIR, kind_of, value
 from games.okey.engine.tiles import FAKE, face_name, okey_face, parse_face
-from tests.engine.kdvli import reference as ref
+from tests.games.kdvli.engine import reference as ref
 
 
 def faces_of(names: str) -> list[int]:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from game.engine.cli import main
-from tests.engine.kdvli.scenario_cases import CASES
+from tests.games.kdvli.engine.scenario_cases import CASES
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 SPEC = next(c for c in CASES if c["name"] == "spec_example")
 BASE = {k: v for k, v in SPEC.items() if k not in ("name", "rules", "note", "expect")}
 FIELDS = {"results", "over", "void", "turn", "deck_count", "racks", "discards", "shown",

@@ -15,7 +15,7 @@ from games.kdvli.engine.hand import apply, new_hand, timeout_discard
 from games.kdvli.engine.replay import ScenarioError, load_scenario
 from games.okey.engine.deal import shuffled_deal
 from games.okey.engine.tiles import FAKE, NUM_TILES, face_name, face_of, okey_face, parse_face
-from tests.engine.kdvli.helpers import act, hand_of, run, scenario
+from tests.games.kdvli.engine.helpers import act, hand_of, run, scenario
 
 
 def F(names: str) -> list[int]:

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from game.engine.cli import main
-from tests.engine.kdvli.scenario_cases import CASES, HERE
+from tests.games.kdvli.engine.scenario_cases import CASES, HERE
 
 FILES = sorted(HERE.glob("*.json"))
 TYPES = ("draw", "take_discard", "discard", "finish", "show_indicator", "timeout")

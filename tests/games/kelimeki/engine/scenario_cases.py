@@ -1,5 +1,5 @@
 """The golden Kelimeki scenarios, worked out by hand from kelimeki.md (the arithmetic
-is in the comments).  ``python -m tests.engine.kelimeki.scenario_cases`` writes them to
+is in the comments).  ``python -m tests.games.kelimeki.engine.scenario_cases`` writes them to
 ``scenarios/*.json``; ``test_scenarios.py`` runs every file through the replay command
 and compares the ``expect`` fields.  ``rules`` names the rule ids each one exercises.
 """

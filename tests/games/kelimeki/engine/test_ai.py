@@ -14,7 +14,7 @@ from games.kelimeki.engine import GAME, bots, rules
 from games.kelimeki.engine.alphabet import LETTERS
 from games.kelimeki.engine.lexicon import Lexicon, lexicon_for
 from games.kelimeki.engine.movegen import Position, generate
-from tests.engine.kelimeki.helpers import make_state
+from tests.games.kelimeki.engine.helpers import make_state
 
 
 def brute_force_best(state, seat, cells_to_try, max_tiles=2):

@@ -19,7 +19,7 @@ from games.kelimeki.engine.replay import load_scenario, run_action
 from .brute import all_plays
 from .helpers import make_state
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def P(row, col, letter, joker=False) -> dict:  # noqa: N802
@@ -172,7 +172,7 @@ def test_a_rack_with_both_jokers_is_searched_in_stages_within_its_cap(monkeypatc
     """Two jokers: the plays with at most one joker are searched in full first; when the
     cap stops the last stage the decision says so (exact false, the bound) and its best
     is at least the best with one joker."""
-    data = json.loads((ROOT / "tests/engine/kelimeki/scenarios/shipped_dictionary.json")
+    data = json.loads((ROOT / "tests/games/kelimeki/engine/scenarios/shipped_dictionary.json")
                       .read_text(encoding="utf-8"))  # fmt: skip
     data = dict(data, racks=[["K", "A", "L", "E", "M", "*", "*"], data["racks"][1]])
     data["actions"] = [{"seat": 0, "type": "pass"}]
@@ -299,7 +299,7 @@ def test_the_analysis_is_the_same_in_every_process():
     (the best is then the first by its letters, not the first found), and a search cut
     short by its cap finds the same plays (the word list's trie and the generator's
     letters go in W-T1 order, not hash order)."""
-    base = json.loads((ROOT / "tests/engine/kelimeki/scenarios/shipped_dictionary.json")
+    base = json.loads((ROOT / "tests/games/kelimeki/engine/scenarios/shipped_dictionary.json")
                       .read_text(encoding="utf-8"))  # fmt: skip
     first = dict(base, racks=[["K", "A", "L", "E", "M", "*", "*"], base["racks"][1]],
                  actions=[{"seat": 0, "type": "pass"}])  # fmt: skip

@@ -10,7 +10,7 @@ import random
 from games.kelimeki.engine import GAME, bots, movegen, rules
 from games.kelimeki.engine.lexicon import lexicon_for
 from games.kelimeki.engine.movegen import Position, generate
-from tests.engine.kelimeki.helpers import make_state
+from tests.games.kelimeki.engine.helpers import make_state
 
 
 def two_joker_view():

@@ -13,7 +13,7 @@ import pytest
 
 from games.kelimeki.engine.replay import ScenarioError, run_scenario
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 GOOD = {
     "game": "kelimeki",
     "players": 2,

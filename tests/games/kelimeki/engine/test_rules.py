@@ -19,7 +19,7 @@ from games.kelimeki.engine.alphabet import (
 )
 from games.kelimeki.engine.lexicon import Lexicon, lexicon_for
 from games.kelimeki.engine.rules import InvalidWords, tax_shares
-from tests.engine.kelimeki.helpers import P, make_state, snapshot
+from tests.games.kelimeki.engine.helpers import P, make_state, snapshot
 
 
 # --- 1. Board ------------------------------------------------------------------------

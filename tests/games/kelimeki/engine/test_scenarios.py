@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from games.kelimeki.engine.replay import run_scenario
-from tests.engine.kelimeki.scenario_cases import CASES, HERE
+from tests.games.kelimeki.engine.scenario_cases import CASES, HERE
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 FILES = sorted(HERE.glob("*.json"))
 FIELDS = ("results", "over", "turn", "bag_count", "racks", "scores", "passes",
           "forfeited", "board", "zones", "deducted", "ranks", "klig")  # fmt: skip

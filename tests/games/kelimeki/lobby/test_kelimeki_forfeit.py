@@ -19,8 +19,8 @@ from games.kelimeki.models import KligRecord
 from lobby import services as lobby_services
 from lobby.models import RankingResult
 from lobby.ranking import leaver_barred_until
+from tests.games.kelimeki.lobby.test_kelimeki_live import _live_match, kelimeki_mail  # noqa: F401
 from tests.lobby.conftest import client_for
-from tests.lobby.test_kelimeki_live import _live_match, kelimeki_mail  # noqa: F401
 
 
 def _replayed(match: Match) -> dict:

@@ -13,8 +13,8 @@ from django.utils import timezone
 from game import services
 from games.kelimeki.engine import GAME, bots
 from games.kelimeki.engine.replay import run_scenario
+from tests.games.kelimeki.lobby.test_kelimeki_live import _live_match, kelimeki_mail  # noqa: F401
 from tests.lobby.conftest import client_for
-from tests.lobby.test_kelimeki_live import _live_match, kelimeki_mail  # noqa: F401
 
 
 @pytest.mark.django_db(transaction=True)

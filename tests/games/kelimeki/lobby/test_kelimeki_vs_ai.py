@@ -14,8 +14,8 @@ from game.models import Match
 from games.kelimeki.engine import AI_MOVE_SECONDS
 from games.kelimeki.models import KligEntry
 from lobby.models import RankingResult
+from tests.games.kelimeki.lobby.test_kelimeki_live import kelimeki_mail  # noqa: F401
 from tests.lobby.conftest import client_for
-from tests.lobby.test_kelimeki_live import kelimeki_mail  # noqa: F401
 
 
 @pytest.mark.django_db(transaction=True)  # the AI answers and the hooks run after commit
@@ -51,7 +51,7 @@ def test_practice_and_guests_are_recorded_nowhere(players, settings):
 
     from game import guests
     from lobby.models import Table
-    from tests.game.kelimeki.test_guests import play_out
+    from tests.games.kelimeki.web.test_guests import play_out
 
     settings.DEBUG, settings.KUT_TEST_SEEDS = True, True  # short games
     a = players[0]

@@ -23,9 +23,9 @@ from game import guests, services
 from game.models import Match, MatchAction, MatchSeat
 from games.kelimeki.engine import GAME, bots
 from games.kelimeki.web import final_result
-from tests.engine.kelimeki.test_properties import leak_free
 from tests.game.conftest import connect, receive, session_cookie
 from tests.game.test_consumer import next_error
+from tests.games.kelimeki.engine.test_properties import leak_free
 
 # real commits: the AI answers after each commit (inline here: fast bots in tests)
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,7 +4,7 @@ Each case is a scenario plus ``rules`` (the rule ids it exercises) and ``expect`
 fields of the replay output worked out by hand from king.md (every key given must be
 equal).  The replay command ignores the two extra keys.
 
-    python -m tests.engine.king.cases --write     # regenerate the JSON files
+    python -m tests.games.king.engine.cases --write     # regenerate the JSON files
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from games.king.engine.contracts import PENALTIES
 from . import dd_reference as ref
 from .helpers import BY_SUIT, choose, scenario, timeout
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 CONTRACTS = [(p, None) for p in PENALTIES] + [("koz", t) for t in range(4)]
 
 
@@ -133,7 +133,7 @@ def test_no_heart_or_trump_lead_before_it_is_broken_in_the_search(contract, trum
 
 # --- golden hands, hand-checked --------------------------------------------------------
 
-GOLDEN = ROOT / "tests" / "engine" / "king" / "analysis"
+GOLDEN = ROOT / "tests" / "games" / "king" / "engine" / "analysis"
 
 
 def golden(name: str) -> dict:

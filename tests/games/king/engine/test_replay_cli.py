@@ -17,7 +17,7 @@ from game.engine import cli
 from .helpers import BY_SUIT, choose, play, scenario
 from .test_rules import ROUND
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 BASE = scenario(ROUND, [choose(1, "koz", "D"), *play(1, "KS", "QS"), {"seat": 3,
                 "type": "timeout"}], chooser=1,
                 chosen=[["kiz_almaz"], [], ["koz"], ["rifki"]])  # fmt: skip

@@ -15,7 +15,7 @@ import pytest
 
 from .cases import CASES, HERE
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 FILES = sorted(HERE.glob("*.json"))
 
 

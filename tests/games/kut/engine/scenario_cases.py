@@ -5,7 +5,7 @@ from kut.md (a subset match: every key given must be equal).  Racks not written 
 full are topped up with *filler* tiles that form no group with the named ones, so
 filler never changes what a case is about.
 
-    python -m tests.engine.scenario_cases --write     # regenerate the JSON files
+    python -m tests.games.kut.engine.scenario_cases --write     # regenerate the JSON files
 """
 
 from __future__ import annotations

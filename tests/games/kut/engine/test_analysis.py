@@ -29,7 +29,7 @@ from tests.engine.analysis_helpers import (
     check_shape,
     run_command,
 )
-from tests.engine.solver_reference import exhaustive
+from tests.games.kut.engine.solver_reference import exhaustive
 
 # --- a brute force over the rules ------------------------------------------------------
 

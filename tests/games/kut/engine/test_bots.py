@@ -16,7 +16,7 @@ from games.kut.engine.simulate import bot_view, play_bot_hand, simulate
 from games.kut.engine.state import HandState
 from games.kut.engine.transitions import apply
 
-BOTS_DIR = Path(__file__).resolve().parents[2] / "games" / "kut" / "engine" / "bots"
+BOTS_DIR = Path(__file__).resolve().parents[4] / "games" / "kut" / "engine" / "bots"
 ALLOWED = {"groups", "solver", "tasks", "tiles", "play"}
 
 

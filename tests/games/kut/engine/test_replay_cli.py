@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.scenario_cases import CASES
+from tests.games.kut.engine.scenario_cases import CASES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 BASE = next(c for c in CASES if c["name"] == "turn_basics")
 
 

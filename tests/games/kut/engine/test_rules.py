@@ -465,12 +465,15 @@ def test_rejected_actions_change_nothing():
 
 
 def test_engine_imports_no_django():
-    """The engine is pure Python: importing every module loads no Django."""
+    """KÜT's engine and the platform's engine package are pure Python: importing every
+    module of both loads no Django."""
     from tests.engine.no_django import assert_imports_no_django
 
     assert_imports_no_django(
-        "import pkgutil, importlib, game.engine as e\n"
+        "import pkgutil, importlib, game.engine as e, games.kut.engine as k\n"
         "for m in pkgutil.walk_packages(e.__path__, 'game.engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "for m in pkgutil.walk_packages(k.__path__, 'games.kut.engine.'):\n"
         "    importlib.import_module(m.name)"
     )
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.scenario_cases import CASES, HERE
+from tests.games.kut.engine.scenario_cases import CASES, HERE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 FILES = sorted(HERE.glob("*.json"))
 ACTION_TYPES = ("take_discard", "draw", "claim", "open", "new_groups", "lay_off",
                 "auto_lay_off", "undo", "discard", "timeout")  # fmt: skip

@@ -17,9 +17,9 @@ import pytest
 from games.kut.engine.solver import PLAY, SolverError, solve
 from games.kut.engine.tasks import FINISH, FIVE_PAIRS, task_for
 from games.okey.engine.tiles import FAKE, face_name, okey_face, parse_face
-from tests.engine.solver_reference import check_solution, exhaustive, group_kind
+from tests.games.kut.engine.solver_reference import check_solution, exhaustive, group_kind
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 OKEY_R8 = okey_face(parse_face("R7"))  # indicator R7 -> okey R8, F is a natural R8
 
@@ -314,7 +314,7 @@ def test_agreement_with_exhaustive_small_racks():
 
 def test_agreement_with_ilp():
     pytest.importorskip("pulp")
-    from tests.engine.solver_reference import ilp
+    from tests.games.kut.engine.solver_reference import ilp
     from tools.solver_compare import solver_value
 
     rng = random.Random(7)

@@ -11,7 +11,7 @@ from games.kut.engine.replay import load_scenario, run_scenario
 from games.kut.engine.transitions import timeout_discard_choice
 from games.okey.engine.groups import KUT, RUN, classify, kut_values
 from games.okey.engine.tiles import face_name, face_of, parse_face
-from tests.engine.scenario_cases import OK, a, build, pass_turn
+from tests.games.kut.engine.scenario_cases import OK, a, build, pass_turn
 
 F = parse_face
 OKEY = "K13"  # indicator K12
