@@ -29,6 +29,7 @@ import sys
 import pytest
 from django.urls import reverse
 
+from accounts.models import User
 from game import changes, services
 from game.engine import registry
 from game.engine.replay import main as replay_main
@@ -40,7 +41,7 @@ from lobby.games import game_card
 from lobby.models import Table
 from tests.clients import client_for
 from tests.conftest import ROOT
-from tests.contract.conftest import home_dir, move, new_match, plain, play_out
+from tests.contract.kit import home_dir, move, new_match, plain, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,37 @@ SHARED = next((p / "shared" / "rules" for p in (ROOT.parent, ROOT.parent.parent)
                if (p / "shared" / "rules").is_dir()), None)  # fmt: skip
 RULE_ID = r"[A-Z]-[A-Z]?\d+"
 # rules whose whole substance is the platform's, each proven by the platform test named
-PLATFORM_RULES = {"S-P9": "tests/lobby/test_leavers.py (habitual leavers, every game)"}
+PLATFORM_RULES = {
+    "S-P9": "tests/lobby/test_leavers.py: the lobby's one leaver bar, the same for every game"
+}
+
+
+# the five games of the site and the toy (registered by its one line in tests/settings.py),
+# as the registry lists them when the suite is collected
+GAMES = list(registry.GAMES)
+
+
+def pytest_generate_tests(metafunc):
+    if "key" in metafunc.fixturenames:
+        metafunc.parametrize("key", GAMES)
+
+
+@pytest.fixture(autouse=True)
+def _contract_settings(settings):
+    settings.KUT_BOTS_INLINE = True
+    settings.KUT_BOT_DELAY_SECONDS = 0
+    settings.KUT_TURN_SECONDS = 3600
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+
+
+@pytest.fixture
+def players(db):
+    return [
+        User.objects.create_user(
+            username=f"sozlesme{i}", email=f"s{i}@example.com", password="kirmizi-yedi-okey-42"
+        )  # fmt: skip
+        for i in range(4)
+    ]
 
 
 # --- rule-id coverage ------------------------------------------------------------------

@@ -1,9 +1,9 @@
-"""The contract suite's set-up: every registered game (the five of the site and the test
-suite's toy, registered by its one line in ``tests/settings.py``) as a parameter, four
-players, and matches of a game made and played through the service path as a player's
-socket would send the moves (each seat's move is its easy bot's choice from its own
-view).  Nothing here names a game: what a test needs of one comes from the registry, the
-game's protocol (``registry.get``) and its web side (``game.web.web``)."""
+"""The contract suite's kit (tests/contract/test_contract.py): matches of a game made and
+played through the service path as a player's socket would send the moves (each seat's
+move is its easy bot's choice from its own view).  Nothing here names a game: what a
+test needs of one comes from the registry, the game's protocol (``registry.get``) and
+its web side (``game.web.web``).  No conftest: the fixtures stay in the suite's module,
+so that nothing reaches the other contract files beside it."""
 
 from __future__ import annotations
 
@@ -13,37 +13,9 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
-from accounts.models import User
 from game import services
 from game.engine import registry
 from game.models import Match
-
-GAMES = list(registry.GAMES)  # at collection: the site's five and the toy
-
-
-def pytest_generate_tests(metafunc):
-    if "key" in metafunc.fixturenames:
-        metafunc.parametrize("key", GAMES)
-
-
-@pytest.fixture(autouse=True)
-def _contract_settings(settings):
-    settings.KUT_BOTS_INLINE = True
-    settings.KUT_BOT_DELAY_SECONDS = 0
-    settings.KUT_TURN_SECONDS = 3600
-    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
-
-
-@pytest.fixture
-def players(db):
-    return [
-        User.objects.create_user(
-            username=f"sozlesme{i}", email=f"s{i}@example.com", password="kirmizi-yedi-okey-42"
-        )  # fmt: skip
-        for i in range(4)
-    ]
 
 
 def home_dir(key: str) -> Path:
