@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.kut.engine.solver import PLAY, solve  # noqa: E402
 from games.kut.engine.tasks import FINISH, TASK_LISTS
 from games.okey.engine.tiles import FAKE, face_name, face_of, okey_face  # noqa: E402
-from tests.engine.solver_reference import (  # noqa: E402
+from tests.games.kut.engine.solver_reference import (  # noqa: E402
     check_solution,
     exhaustive,
     ilp,

@@ -114,7 +114,7 @@ class MatchResult:
 
 @runtime_checkable
 class Game(Protocol):
-    key: str  # "kut", "kdvli", "king", "kastet", "kelimeki"
+    key: str  # its key in the one list of games (game.engine.registry.GAMES)
     name: str  # the game's own name (not translated): "KÜT", "KDVli Okey", ...
     seat_counts: tuple[int, ...]  # (4,) for most; Kelimeki (2, 4)
     partners: bool  # P-8: may be played 0+2 against 1+3

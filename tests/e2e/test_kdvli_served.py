@@ -24,7 +24,7 @@ from game.models import Match, MatchAction
 from tests.e2e import touch
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context
 from tests.e2e.tilepage import TilePage
-from tests.engine.kdvli.helpers import hand_of, scenario
+from tests.games.kdvli.engine.helpers import hand_of, scenario
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ GAME = registry.get("kdvli")
 SCREENS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED, Match.Status.ABORTED)
 # 15 tiles, all in runs under indicator Y5 (okey Y6): a finish needs one of R1, R5, Y2, Y5
-# out (tests/engine/kdvli/test_arrange_finish.py)
+# out (tests/games/kdvli/engine/test_arrange_finish.py)
 ALL_GROUPED = "R1 R2 R3 R4 R5 B7 B8 B9 K10 K11 K12 Y2 Y3 Y4 Y5"
 
 

@@ -22,9 +22,9 @@ from game.models import Match, MatchAction
 from games.kut.engine.match import MatchState
 from games.kut.engine.views import can_claim
 from games.okey.engine.tiles import NUM_TILES
-from tests.engine.test_properties import all_tiles
 from tests.game.conftest import session_cookie
 from tests.game.races import in_threads
+from tests.games.kut.engine.test_properties import all_tiles
 
 # The fixtures come from livestack as a plugin; its asserts are rewritten like a test's.
 pytest.register_assert_rewrite("tests.game.livestack")

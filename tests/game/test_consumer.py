@@ -13,8 +13,8 @@ from game import services
 from game.models import Match
 from games.kut.engine import bots
 from games.kut.engine.match import MatchState
-from tests.engine.test_properties import check_view_secrecy
 from tests.game.conftest import connect, receive, session_cookie
+from tests.games.kut.engine.test_properties import check_view_secrecy
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -21,8 +21,8 @@ from game import guests, rows, services
 from game.models import Match, MatchAction
 from games.kelimeki.engine import GAME, bots
 from games.kelimeki.engine.alphabet import COUNTS
-from tests.engine.kelimeki.test_properties import all_tiles
 from tests.game.races import in_threads
+from tests.games.kelimeki.engine.test_properties import all_tiles
 
 pytestmark = [
     pytest.mark.skipif(

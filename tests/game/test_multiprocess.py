@@ -20,8 +20,8 @@ from game.models import HandResult, Match, MatchAction
 from games.kut.engine import bots
 from games.kut.engine.match import MatchState
 from games.okey.engine.tiles import NUM_TILES
-from tests.engine.test_properties import all_tiles, check_view_secrecy
 from tests.game.conftest import session_cookie
+from tests.games.kut.engine.test_properties import all_tiles, check_view_secrecy
 
 KUT = registry.get("kut")  # the game's view, as the frames carry it
 

@@ -28,8 +28,9 @@ def test_ruff_check_is_clean():
 
 
 def test_ruff_format_is_clean():
-    # The site's code; the engines (games/*/engine, tests/engine) and tools/ are formatted
-    # by their owner, and the lint above covers them too.
+    # The site's code; the engines (games/*/engine), their tests (tests/engine, and
+    # tests/games/*/engine through pyproject's [tool.ruff.format] exclude) and tools/ are
+    # formatted by their owner, and the lint above covers them too.
     command = [ruff(), "format", "--check", *FORMATTED, "--extend-exclude", "games/*/engine"]
     command += ["--extend-exclude", "tests/engine"]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)

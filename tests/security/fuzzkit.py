@@ -44,7 +44,7 @@ from games.kut.engine.match import MatchState
 from games.kut.engine.views import can_claim, view_for
 from games.okey.engine.rack import CELLS, VALID_SEPARATORS
 from games.okey.engine.tiles import NUM_TILES
-from tests.engine.test_properties import all_tiles
+from tests.games.kut.engine.test_properties import all_tiles
 
 MAX_BYTES = consumers.MAX_FRAME_BYTES
 REPLY_TIMEOUT = 30.0  # loaded 2-core machine

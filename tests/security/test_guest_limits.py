@@ -19,8 +19,8 @@ from game import consumers, services
 from game.models import Match
 from lobby.models import Table
 from tests.game.conftest import connect, receive
-from tests.game.kelimeki.test_guests import cookie, post_json, preview_url, start
 from tests.game.test_consumer import next_error
+from tests.games.kelimeki.web.test_guests import cookie, post_json, preview_url, start
 from tests.security.conftest import make_user
 
 GAMES_LIMITED = "Kısa sürede çok sayıda oyun başlattın"

@@ -25,8 +25,8 @@ from games.kut.engine.match import MatchState, new_match, record_hand, start_nex
 from games.kut.engine.state import HandState
 from games.kut.engine.transitions import apply
 from games.okey.engine.deal import deal_order
-from tests.engine.test_properties import check_view_secrecy
 from tests.game.conftest import session_cookie
+from tests.games.kut.engine.test_properties import check_view_secrecy
 from tests.security.conftest import make_user
 from tests.security.fuzzkit import close_loop, new_loop
 

@@ -15,7 +15,7 @@ Users are named ``<prefix>_<n>`` and reused between runs; they get an unusable p
 (no hashing cost) and a fresh database session each.  Output::
 
     {"cookie_name": "sessionid",
-     "matches": [{"id": 17, "game": "kut", "bots": {"3": "hard"},
+     "matches": [{"id": 17, "game": "<key>", "bots": {"3": "hard"},
                   "seats": [{"seat": 0, "user_id": 3, "cookie": "…"}, …]}, …]}
 
 ``--close-running`` first aborts every running match whose seats are all ``<prefix>_``
@@ -90,14 +90,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--tables", type=int, required=True, help="matches to create")
-        parser.add_argument("--game", default="kut", help="the game's key (registry)")
+        parser.add_argument("--game", required=True, help="the game's key (registry)")
         parser.add_argument("--seats", type=int, default=0, help="seats (0: the game's most)")
         parser.add_argument("--bots", type=int, default=0, help="bot seats per table (the last)")
         parser.add_argument("--bot-levels", default="easy,normal,hard",
                             help="the bots' levels, in turn table by table")  # fmt: skip
         parser.add_argument("--options", default="", help="the game's options as JSON")
         parser.add_argument("--first-user", type=int, default=0, help="first user number")
-        parser.add_argument("--tasks", type=int, default=12, choices=(5, 8, 12))
+        parser.add_argument("--tasks", type=int, default=12, choices=(5, 8, 12),
+                            help="a game's tasks, where its options have them")  # fmt: skip
         parser.add_argument(
             "--rated", action="store_true",
             help="rated tables (turn timers run: set KUT_TURN_SECONDS high); default test",
@@ -128,7 +129,7 @@ class Command(BaseCommand):
             game_options = orjson.loads(options["options"]) if options["options"] else {}
         except orjson.JSONDecodeError:
             raise CommandError("--options must be a JSON object") from None
-        if game == "kut":
+        if "tasks" in spec.clean_options({}):  # a game counted in tasks (KÜT's K-M2)
             game_options.setdefault("tasks", tasks)
         closed = abort_leftovers(prefix) if close_running else 0
         humans = n - bots

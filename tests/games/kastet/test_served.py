@@ -10,7 +10,7 @@ import pytest
 from games.kastet.engine import GAME
 from games.kastet.engine import notes as N
 from games.kastet.engine.rules import apply
-from tests.engine.kastet.helpers import position
+from tests.games.kastet.engine.helpers import position
 
 RUN = ["R1", "R2", "R3"]
 

@@ -4,7 +4,9 @@ the platform must host a game it has never heard of).
 *Onluk*: the seats take turns adding 1, 2 or 3 to a shared count; whoever brings it to
 10 or more wins the hand and scores 1 + their secret bonus.  Each seat's bonus (1–3) is
 dealt from the RNG and hidden from the other seat, so secrecy can be checked too.  Three
-hands make a match; the higher total wins.  A timeout adds 1 for the seat.
+hands make a match; the higher total wins.  A timeout adds 1 for the seat.  The rules
+with their ids are the home's ``rules.md``; a hand downloads as a scenario that
+``python -m game.engine.replay`` replays (``replay.py``).
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ class ToyGame:
 
     def _deal(self, state: dict, rng: random.Random) -> None:
         state["hand_no"] += 1
-        state["hand"] = {"count": 0, "turn": (state["hand_no"] - 1) % 2, "winner": None,
-                         "secret": [rng.randint(1, 3), rng.randint(1, 3)]}  # fmt: skip
+        first = (state["hand_no"] - 1) % 2  # O-R1: the seats start in turn
+        state["hand"] = new_hand(first, [rng.randint(1, 3), rng.randint(1, 3)])
 
     def to_dict(self, state: dict) -> dict:
         return state
@@ -71,6 +73,7 @@ class ToyGame:
     def _add(self, state: dict, seat: int, n: int) -> list[dict]:
         hand = state["hand"]
         hand["count"] += n
+        hand["moves"].append([seat, n])  # for the hand's scenario (export_hand)
         events = [{"type": "added", "seat": seat, "n": n}]
         if hand["count"] >= TARGET:
             hand["winner"] = seat
@@ -172,7 +175,16 @@ class ToyGame:
         return MatchResult(totals, places_of(totals, False), len(state["results"]))
 
     def export_hand(self, state: dict) -> dict:
-        return {"game": "toy", "hand_no": state["hand_no"]}
+        """The hand as its scenario (``replay.py``): who started, the bonuses dealt and
+        every move in order (``[seat, n]``; a timeout's 1 too)."""
+        hand = state["hand"]
+        return {"game": "toy", "hand_no": state["hand_no"], "first": hand["first"],
+                "secret": list(hand["secret"]), "moves": [list(m) for m in hand["moves"]]}  # fmt: skip
+
+
+def new_hand(first: int, secret: list[int]) -> dict:
+    return {"count": 0, "turn": first, "first": first, "winner": None, "secret": secret,
+            "moves": []}  # fmt: skip
 
 
 GAME = ToyGame()

@@ -1,7 +1,7 @@
 // Kastet's groups in the browser: a mirror of the engine's check (games/okey/engine/groups.py,
 // games/kastet/engine/groups.py: read_group, read_pair, check_draft), so that the table
 // marks an invalid group of the draft at once (S-L8).  The server's answer on *Aç* is the
-// truth; tests/game/kastet/test_groups_js.py runs this module under node against the
+// truth; tests/games/kastet/web/test_groups_js.py runs this module under node against the
 // engine on thousands of random groups.  Faces are "R7" … "K13" and "F".
 
 const COLOURS = ["R", "Y", "B", "K"];
