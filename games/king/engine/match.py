@@ -158,3 +158,33 @@ def start_next_hand(match: MatchState, rng: random.Random) -> HandState:
     match.hand = HandState(match.length, match.chooser_of(match.hand_no), chosen, deal(rng))
     commit(match.hand, rng)
     return match.hand
+
+
+def timeout_notes(match: MatchState) -> list[dict]:
+    """What the timer did for each seat whose last turn of this hand ran out and who has
+    not acted since (G-T2; issue 29: a timeout is never silent): ``{"seat", "hand_no",
+    "at", "kind"}`` plus, for ``kind`` "choose", the ``contract`` and ``trump`` chosen for
+    the seat, for ``kind`` "play", the ``card`` played for it.  ``at`` is the entry's place
+    in the hand's log (the table shows each note once).  Public facts only: the contract
+    and every card played are public as they happen (G-V3)."""
+    hand = match.hand
+    if hand is None or not any(match.timeouts):
+        return []
+    log = hand.log
+    plays = [c for _, cs, _ in hand.tricks for c in cs] + list(hand.trick)
+    notes = []
+    for seat in range(4):
+        if not match.timeouts[seat]:
+            continue
+        at = next((i for i in range(len(log) - 1, -1, -1)
+                   if log[i].get("seat") == seat and log[i].get("type") == "timeout"), None)  # fmt: skip
+        later = at is not None and any(e.get("seat") == seat for e in log[at + 1 :])
+        if at is None or later:
+            continue  # the timeout was in an earlier hand, or the seat has acted since
+        note = {"seat": seat, "hand_no": match.hand_no, "at": at}
+        if at == 0:  # G-H1: the choice is the hand's first action
+            note.update(kind="choose", contract=hand.contract, trump=suit_letter(hand.trump))
+        else:  # every later entry of the log is one card, in the order played
+            note.update(kind="play", card=name(plays[at - 1]))
+        notes.append(note)
+    return notes
