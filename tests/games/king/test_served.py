@@ -189,3 +189,10 @@ def test_the_record_of_a_finished_king_match_speaks_king(players, finished):
 def test_the_table_has_the_guide_button_and_the_notes(players, finished):
     page = client_for(players[0]).get(reverse("game:match", args=[finished.pk])).content.decode()
     assert "data-guide-open" in page and reverse("guide", args=["king"]) + "?embed=1" in page
+
+
+@pytest.mark.django_db
+def test_the_king_card_offers_the_guided_hand_again(players):
+    page = client_for(players[0]).get(reverse("home")).content.decode()
+    assert 'action="/lobby/tutorial/king/"' in page and "king-guided-form" in page
+    assert 'trial-offer" role="note" data-game="king"' in page  # first-timer: offered
