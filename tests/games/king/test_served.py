@@ -44,14 +44,18 @@ def test_g_t2_a_timed_out_choice_is_named_with_its_contract():
          "trump": "SHCD"[m.hand.trump] if m.hand.trump is not None else None}
     ]  # fmt: skip
     GAME.apply(m, 0, {"type": "play", "card": name(m.hand.legal(0)[0])}, 0.0)
-    assert GAME.timeout_notes(m) == []  # the seat acted since: the note is gone
+    assert GAME.timeout_notes(m)[0]["at"] == 0  # it stays for the hand (shown once by ``at``)
+    GAME.on_timeout(m, 1, 0.0)
+    assert [(n["seat"], n["at"], n["kind"]) for n in GAME.timeout_notes(m)] == [
+        (0, 0, "choose"), (1, 2, "play")]  # fmt: skip
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_g_t2_each_timed_out_card_is_the_card_the_engine_played(seed):
     """Whole hands where seats 0 and 2 time out now and then: each note names the card the
-    engine's events say was played for the seat, stays while others play, and holds
-    nothing but public facts (G-V2: no card still in anyone's hand)."""
+    engine's events say was played for the seat, stays for the hand (each seat's latest
+    timeout: a bot playing the away seat at once cannot hide it, G-T3), and holds nothing
+    but public facts (G-V2: no card still in anyone's hand)."""
     rng = random.Random(seed)
     m = GAME.new_match(GAME.clean_options({"length": 4}), 4, random.Random(seed))
     seen = 0
@@ -76,10 +80,10 @@ def test_g_t2_each_timed_out_card_is_the_card_the_engine_played(seed):
                 assert all(card(note["card"]) not in h for h in m.hand.hands)  # public now
                 seen += 1
         else:
-            GAME.apply(
-                m, seat, bots.choose(json.loads(json.dumps(view_for(m, seat))), "easy", rng), 0.0
-            )
-            assert all(n["seat"] != seat for n in GAME.timeout_notes(m))  # acted: no note
+            before = GAME.timeout_notes(m)
+            view = json.loads(json.dumps(view_for(m, seat)))
+            GAME.apply(m, seat, bots.choose(view, "easy", rng), 0.0)
+            assert GAME.timeout_notes(m) == before  # a move never changes nor adds a note
     assert seen
 
 

@@ -127,7 +127,7 @@ const sock = openMatchSocket({
 });
 const sendRaw = (message) => sock.send(message);
 const requestSync = (minGap) => sock.requestSync(minGap);
-const notes = kingNotes({ S, T, $, board, fmt, cardLabel, contractText });
+const notes = kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchId });
 
 function playHere() {
   S.replaced = false;
