@@ -101,6 +101,8 @@ def test_the_guide_from_the_table_and_the_lobby(live_site, browser: Browser, set
     expect(frame.locator("h2", has_text=section)).to_have_count(1)
     expect(frame.locator(".kg-card").first).to_be_visible()  # the table's own cards
     expect(frame.locator(".site-header")).to_have_count(0)  # the guide alone
+    frame.locator("#scoring").scroll_into_view_if_needed()
+    save(page, f"king-guide-over-table-{language}")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert int(table.data("version")) >= version
