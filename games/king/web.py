@@ -99,6 +99,12 @@ def king_strings() -> dict:
         "reconnecting": _("Connection lost; reconnecting…"),
         "cannot_join": _("You cannot join this table."),
         "replaced": _("You opened this table in another tab; this one is closed."),
+        "replaced_note": _("This table is open in another tab."),  # issue 29: take it back
+        "play_here": _("Play here"),
+        "dismiss": _("Close"),
+        # G-T2, issue 29: what the timer did for the player, said once per timeout
+        "timed_out_card": _("Your time ran out: {card} was played for you."),
+        "timed_out_choice": _("Your time ran out: {contract} was chosen for you."),
         "watching": _("You are watching."),
         "closed": _("The table was closed."),
         "errors": {
@@ -117,6 +123,9 @@ def king_strings() -> dict:
             "not_in_hand": _("You do not hold that card."),
             "hand_over": _("The hand is over."),
             "stale_version": _("The table moved on; look again."),
+            # the guided first hand (games/king/engine/tutorial.py): keep to the hint
+            "tutorial_choose_kupa": _("In this guided hand, choose No hearts."),
+            "tutorial_card": _("In this guided hand, play the card the hint names."),
         },
     }
 
@@ -175,6 +184,7 @@ def king_record(match, names: list[str]) -> dict:
 
 class KingWeb(GameWeb):
     table_template = "king/table.html"
+    guide_templates = {"tr": "king/guide_tr.html", "en": "king/guide_en.html"}
     replay_template = "king/replay.html"
     record_template = "king/record.html"
     from games.king.analysis_words import analysis_move_text  # issue 31: the analysis's words
@@ -197,6 +207,50 @@ class KingWeb(GameWeb):
             return None
         count = ngettext("%(n)d card", "%(n)d cards", len(order)) % {"n": len(order)}
         return _("Cards"), count + " · " + _("each seat's 13 in seat order")
+
+    def hand_label(self, match, detail: dict) -> str:
+        """A hand is named by its contract (G-H2) and trump suit, as the score table does."""
+        contract = (detail or {}).get("contract")
+        name = king_strings()["contracts"].get(contract) if contract else None
+        if not name:
+            return ""
+        trump = SUIT_SYMBOL.get((detail or {}).get("trump") or "", "")
+        return f"{name} {trump}".strip()
+
+    def tutorial_about(self) -> str:
+        return _(
+            "A short guided hand against three bots before your first match: you choose "
+            "the contract (No hearts), lead the first trick, follow suit, and see why a "
+            "heart must go when you cannot follow. A hint shows the way at each step. "
+            "Nothing of it is recorded in your history or the ranking."
+        )
+
+    def tutorial_strings(self) -> dict:
+        """The guided hand's hint for each step (``games.king.engine.tutorial``)."""
+        return {
+            "choose": _(
+                "You choose this hand's contract. Choose No hearts: every heart in the "
+                "tricks you take costs you 30 points."
+            ),
+            "lead": _(
+                "The chooser leads the first trick. Hearts cannot be led until one has "
+                "been played: lead your 2 of clubs, too low to take the trick."
+            ),
+            "follow": _(
+                "Diamonds were led: you must follow suit (the other cards are greyed out). "
+                "Play your 3 of diamonds, so that a higher diamond takes the trick."
+            ),
+            "heart": _(
+                "Spades were led and you have none. In No hearts you must then play a "
+                "heart: give your queen of hearts to the ace of spades."
+            ),
+            "wait": _("The bots are playing. Wait for your turn."),
+            "done": _(
+                "Well done! Play the hand out as you like: keep away from tricks with "
+                "hearts in them. The highest total wins the match."
+            ),
+            "over": _("The guided hand is over. Play a real match from the King lobby."),
+        }
 
     def options_text(self, options: dict) -> str:
         length = (options or {}).get("length")

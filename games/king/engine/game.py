@@ -11,9 +11,16 @@ from game.engine.protocol import HandResult, InputError, MatchResult, places_of
 from games.king.engine import bots
 from games.king.engine import hand as hand_rules
 from games.king.engine.contracts import DEFAULT_LENGTH, LENGTHS
-from games.king.engine.match import MatchState, new_match, record_hand, start_next_hand
+from games.king.engine.match import (
+    MatchState,
+    new_match,
+    record_hand,
+    start_next_hand,
+    timeout_notes,
+)
 from games.king.engine.replay import export_scenario
 from games.king.engine.replay_view import replay_snapshot as _replay_snapshot
+from games.king.engine.tutorial import TUTORIAL
 from games.king.engine.views import view_for
 
 MOVE_SECONDS = (30, 300, 15, 30)  # G-T1, P-6: min, max, step, King's default
@@ -30,6 +37,7 @@ class KingGame:
     private_kinds = frozenset()  # every King action is the table's business
     rematch_choice = ("length", (4, 8, 12, 20))  # G-X5: the host chooses the length again
     quick_options = {"length": 4}  # Hemen Oyna against bots: the shortest match (G-M2)
+    tutorial = TUTORIAL  # the guided first hand (issue 29): one scripted Kupa almaz hand
 
     # -- options ---------------------------------------------------------------------
     def clean_options(self, options: Mapping[str, Any]) -> dict:
@@ -140,6 +148,9 @@ class KingGame:
     def replay_snapshot(self, state: MatchState) -> dict:
         """One replay step: the four hands revealed, the trick, the tricks taken."""
         return _replay_snapshot(state)
+
+    def timeout_notes(self, state: MatchState) -> list[dict]:
+        return timeout_notes(state)  # G-T2: what the timer chose or played for the seat
 
     def to_act(self, state: MatchState) -> tuple[int, ...]:
         hand = state.hand

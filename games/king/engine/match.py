@@ -158,3 +158,32 @@ def start_next_hand(match: MatchState, rng: random.Random) -> HandState:
     match.hand = HandState(match.length, match.chooser_of(match.hand_no), chosen, deal(rng))
     commit(match.hand, rng)
     return match.hand
+
+
+def timeout_notes(match: MatchState) -> list[dict]:
+    """What the timer did for each seat at its latest timeout of this hand (G-T2; issue
+    29: a timeout is never silent): ``{"seat", "hand_no", "at", "kind"}`` plus, for
+    ``kind`` "choose", the ``contract`` and ``trump`` chosen for the seat, for ``kind``
+    "play", the ``card`` played for it.  ``at`` is the entry's place in the hand's log:
+    the table shows each note once (and remembers it across a reload).  The note stays
+    for the rest of the hand, also when a bot plays the away seat at once (G-T3) in the
+    same step, so that no frame a player sees can miss it.  Public facts only: the
+    contract and every card played are public as they happen (G-V3)."""
+    hand = match.hand
+    if hand is None:
+        return []
+    log = hand.log
+    plays = [c for _, cs, _ in hand.tricks for c in cs] + list(hand.trick)
+    latest: dict[int, int] = {}
+    for at, entry in enumerate(log):
+        if entry.get("type") == "timeout":
+            latest[entry["seat"]] = at
+    notes = []
+    for seat, at in sorted(latest.items()):
+        note = {"seat": seat, "hand_no": match.hand_no, "at": at}
+        if at == 0:  # G-H1: the choice is the hand's first action
+            note.update(kind="choose", contract=hand.contract, trump=suit_letter(hand.trump))
+        else:  # every later entry of the log is one card, in the order played
+            note.update(kind="play", card=name(plays[at - 1]))
+        notes.append(note)
+    return notes

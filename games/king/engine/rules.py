@@ -144,4 +144,7 @@ CODES = {
     "nothing_to_take_back": "only your own last action, while nothing followed (G-X4)",
     "hand_in_progress": "the hand is still being played (G-M4)",
     "match_over": "the match is over (G-M6)",
+    # the guided first hand (tutorial.py): the player keeps to the script
+    "tutorial_choose_kupa": "the guided hand is played as Kupa almaz",
+    "tutorial_card": "the guided hand asks for the card its hint names",
 }

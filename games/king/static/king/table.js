@@ -11,6 +11,7 @@
 import { openMatchSocket } from "../js/match-socket.js";
 import { verifyLink } from "../js/fair.js";
 import { toaster } from "../js/toast.js";
+import { kingNotes } from "./notes.js";
 
 const root = document.getElementById("kg");
 const T = JSON.parse(document.getElementById("kg-strings").textContent);
@@ -26,7 +27,7 @@ const $ = (sel, el = root) => el.querySelector(sel);
 const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
 const toast = toaster(root, "kg");
 
-const S = { version: -1, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, focus: 0, trickKey: "" };
+const S = { version: -1, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, focus: 0, trickKey: "", replaced: false };
 const net = { inflight: null }; // the one move in flight (the socket itself: ../js/match-socket.js)
 
 // --- helpers ---------------------------------------------------------------------------------
@@ -105,14 +106,35 @@ const sock = openMatchSocket({
   connectNow: false,
   onFrame: (frame) => onState(frame),
   onError: (msg) => onError(msg),
+  onOpen() {
+    root.dataset.replaced = "0";
+  },
   onClose({ reason }) {
     net.inflight = null; // applied or not: never sent twice
-    const texts = { kicked: T.cannot_join, replaced: T.replaced, cannot_join: T.cannot_join, reconnecting: T.reconnecting };
+    if (reason === "replaced") {
+      // The same seat was opened in another tab: final for this one (reconnecting on its
+      // own would knock the other tab off in turn); "Play here" takes the seat back.
+      S.replaced = true;
+      root.dataset.replaced = "1";
+      setStatus(T.replaced);
+      notes.note("replaced", T.replaced_note, T.play_here, playHere);
+      tick();
+      return;
+    }
+    const texts = { kicked: T.cannot_join, cannot_join: T.cannot_join, reconnecting: T.reconnecting };
     setStatus(texts[reason]);
   },
 });
 const sendRaw = (message) => sock.send(message);
 const requestSync = (minGap) => sock.requestSync(minGap);
+const notes = kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchId });
+
+function playHere() {
+  S.replaced = false;
+  notes.note("replaced", null);
+  setStatus(T.connecting);
+  sock.reconnect();
+}
 
 function onState(msg) {
   if (typeof msg.version !== "number" || msg.version < S.version) return; // an older frame
@@ -179,6 +201,7 @@ function render() {
   renderChoice();
   renderHand();
   renderOverlay();
+  notes.showTimeouts();
   if ($(".kg-scores-dialog").open) renderScores();
   if ($(".kg-last-dialog").open) renderLast();
   $("[data-action=last]").disabled = !(h && h.last_trick);
@@ -470,7 +493,7 @@ function tick() {
   if (!m) return;
   const now = serverNow();
   const timer = $(".kg-timer");
-  if (m.status === "playing" && m.deadline) {
+  if (m.status === "playing" && m.deadline && !S.replaced) {
     const left = Math.max(0, m.deadline - now);
     timer.hidden = false;
     $(".kg-timer-text").textContent = fmt(T.seconds, { n: Math.ceil(left / 1000) });
@@ -487,6 +510,7 @@ function tick() {
   } else if (m.status !== "finished") {
     $(".kg-countdown").textContent = "";
   }
+  if (S.replaced) return; // another tab has the seat: no clock, no sync until "Play here"
   // Frames can be lost: when a timer has run out or a bot should have moved and nothing
   // came, ask for the state.
   const idle = Date.now() - S.lastFrameAt;

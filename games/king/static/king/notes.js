@@ -1,0 +1,73 @@
+// What King's table tells the player beyond the board (issue 29): notes that stay until
+// they are dealt with (not toasts) — what the timer chose or played for the player
+// (G-T2: `match.timeouts`, each note once) and this table opened in another tab (close
+// code 4009: "Play here" takes the seat back).
+
+export function kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchId }) {
+  // the notes already shown at this match, kept for this browser tab: a reload does not
+  // show the same timeout again (the frames carry each seat's latest one for the hand)
+  const storeKey = `kut.king.notes.${matchId}`;
+  const shown = new Set(readShown());
+
+  function readShown() {
+    try {
+      return JSON.parse(sessionStorage.getItem(storeKey) || "[]");
+    } catch {
+      return [];
+    }
+  }
+
+  function remember(key) {
+    shown.add(key);
+    try {
+      sessionStorage.setItem(storeKey, JSON.stringify([...shown]));
+    } catch {
+      /* private mode: shown once on this page */
+    }
+  }
+
+  function note(kind, text, buttonLabel = null, onClick = null) {
+    let box = $(".kg-notes");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "kg-notes";
+      board.after(box);
+    }
+    let el = box.querySelector(`.kg-note[data-kind="${kind}"]`);
+    if (!text) {
+      if (el) el.remove();
+      return;
+    }
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "kg-note";
+      el.dataset.kind = kind;
+      el.setAttribute("role", "alert");
+      box.append(el);
+    }
+    el.innerHTML = `<p class="kg-note-text"></p>`;
+    el.querySelector(".kg-note-text").textContent = text;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = buttonLabel ? "button kg-note-act" : "kg-note-close";
+    button.textContent = buttonLabel || T.dismiss;
+    button.addEventListener("click", () => (onClick ? onClick() : el.remove()));
+    el.append(button);
+  }
+
+  // G-T2: each timeout of this seat once, in King's words (the card, or the contract).
+  function showTimeouts() {
+    if (!S.match || S.me === null || S.me === undefined) return;
+    for (const t of S.match.timeouts || []) {
+      const key = `${t.hand_no}:${t.at}`;
+      if (t.seat !== S.me || shown.has(key)) continue;
+      remember(key);
+      const text = t.kind === "choose"
+        ? fmt(T.timed_out_choice, { contract: contractText(t.contract, t.trump) })
+        : fmt(T.timed_out_card, { card: cardLabel(t.card) });
+      note("timeout", text);
+    }
+  }
+
+  return { note, showTimeouts };
+}
