@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from game import guests, portal, services
+from game import analysis, guests, portal, services
 from game import move_mail as mail
 from game.models import Match, MatchAction, MatchSeat
 
@@ -155,3 +155,15 @@ def guest_cleanup() -> int:
     if deleted:
         log.info("deleted %s unrecorded games without a move for 7 days", deleted)
     return deleted
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def match_analyse(match_id: int) -> bool:
+    """Issue 31: analyse the next hand of a match that is over (``game.analysis``), on
+    the queue ``KUT_ANALYSIS_QUEUE`` (``CELERY_TASK_ROUTES``), then queue the next hand:
+    one hand per task, so the worker is never held long.  A doubled or redelivered task
+    finds the hand stored and moves on."""
+    more = analysis.analyse_next(match_id)
+    if more:
+        match_analyse.apply_async((match_id,), queue=settings.KUT_ANALYSIS_QUEUE)
+    return more
