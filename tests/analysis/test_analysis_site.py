@@ -221,3 +221,18 @@ def test_the_replay_of_another_player_or_an_outsider(analysed):
     outsider = client_for(analysed.outsider)
     assert outsider.get(reverse("lobby:analysis_hand", args=[match.pk, 1])).status_code == 404
     assert outsider.get(reverse("lobby:replay", args=[match.pk])).status_code == 404
+
+
+def test_the_catch_up_command_analyses_what_is_missing(players):
+    from django.core.management import call_command
+
+    match = finished_match("kdvli", players[0], seed="analiz-command")
+    assert not match.analyses.exists()  # ended with KUT_ANALYSIS "off": as if never queued
+    out = io.StringIO()
+    call_command("analyse_matches", stdout=out)
+    hands = analysis.hands_to_analyse(match)
+    assert f"match {match.pk}: {hands} hands analysed" in out.getvalue()
+    assert match.analyses.filter(status="done").count() == hands
+    again = io.StringIO()
+    call_command("analyse_matches", str(match.pk), stdout=again)
+    assert again.getvalue().strip() == "0 hands analysed"
