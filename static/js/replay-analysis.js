@@ -83,6 +83,7 @@ function renderHere() {
   panel.querySelectorAll(".ra-decision").forEach((b) => {
     b.setAttribute("aria-current", String(now !== null && Number(b.dataset.step) === state.applied));
   });
+  keepInView(panel.querySelector(".ra-decision[aria-current='true']"));
   if (!now) {
     here.innerHTML = `<h3>${esc(S.here)}</h3><p class="muted">${esc(S.none_here)}</p>`;
     return;
@@ -93,6 +94,16 @@ function renderHere() {
     `<p class="ra-line"><span class="ra-label">${esc(S.played)}</span> ${esc(w.played || "")}</p>` +
     (d.best ? `<p class="ra-line"><span class="ra-label">${esc(S.best)}</span> ${esc(w.best || "")}</p>` : "") +
     `<p class="ra-line"><span class="ra-label">${esc(S.cost)}</span> ${esc(w.cost || "0")}</p>`;
+}
+
+// The list scrolls itself (never the page) to keep the current decision in sight.
+function keepInView(item) {
+  const list = item && item.closest(".ra-list");
+  if (!list) return;
+  const top = item.parentElement.offsetTop;
+  if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+  }
 }
 
 function emitBest() {
