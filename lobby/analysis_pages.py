@@ -6,13 +6,17 @@ recorded; the views above check that too (``history.match_visible_to``)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game import analysis
 from game.engine.analysis import MARKS
 from game.models import HandAnalysis, Match
 
+PENDING_FOR = timedelta(hours=1)  # "being reviewed" this long after the end, at most
 SYMBOLS = {"good": "✓", "loss": "?", "big_loss": "??"}  # as lichess marks a move
 
 
@@ -31,7 +35,10 @@ def record_analysis(match: Match, game_web, names: list[str]) -> dict | None:
         return None
     summary = analysis.match_summary(match, len(names))
     if summary is None:
-        return {"pending": True, "total": total}
+        # a match that ended before the analysis existed (or long ago, its task lost:
+        # ``manage.py analyse_matches``) is not said to be under review for ever
+        recent = match.finished_at and timezone.now() - match.finished_at < PENDING_FOR
+        return {"pending": True, "total": total} if recent else None
     unit = summary["unit"]
     players = []
     for p in summary["players"]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 from contextlib import redirect_stdout
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -193,8 +194,13 @@ def test_the_record_page_shows_the_summary_per_player_and_marks_per_hand(analyse
 
 def test_the_record_page_says_when_the_analysis_is_not_there_yet(players):
     match = finished_match("kdvli", players[0], seed="analiz-pending")
-    page = client_for(players[0], "en").get(reverse("lobby:history_match", args=[match.pk]))
+    url = reverse("lobby:history_match", args=[match.pk])
+    page = client_for(players[0], "en").get(url)
     assert 'data-testid="analysis-pending"' in page.content.decode()
+    # a match that ended long ago without one (before the analysis existed): no section
+    Match.objects.filter(pk=match.pk).update(finished_at=match.finished_at - timedelta(days=2))
+    page = client_for(players[0], "en").get(url)
+    assert 'data-testid="analysis-record"' not in page.content.decode()
 
 
 @pytest.mark.parametrize("game", ANALYSED)

@@ -136,3 +136,47 @@ def test_a_finished_match_is_analysed_and_its_replay_shows_marks_and_the_better_
         expect(best).to_have_count(0)
     finally:
         context.close()
+
+
+SIZES_JS = """(selector) => [...document.querySelectorAll(selector)].map((el) => {
+  const r = el.getBoundingClientRect();
+  return { name: el.textContent.trim().slice(0, 30), w: r.width, h: r.height };
+})"""
+
+
+def test_the_panel_and_the_record_by_touch_keyboard_and_reduced_motion(
+    analysis_site, settings, browser: Browser
+):
+    """At 844×390 every control of the panel and the record's hand links are 40×40 px at
+    least; the toggle works from the keyboard; with reduced motion nothing moves."""
+    settings.KUT_ANALYSIS = "inline"  # stored at once, in this process
+    user = make_user("analiz_touch", "Analiz dokunma")
+    match = finished_match("kdvli", user, seed="analiz-e2e-touch")
+    assert HandAnalysis.objects.filter(match=match, status="done").exists()
+    context = new_context(browser, analysis_site, user, viewport={"width": 844, "height": 390},
+                          has_touch=True, reduced_motion="reduce")  # fmt: skip
+    page = context.new_page()
+    try:
+        page.goto(reverse("lobby:history_match", args=[match.pk]))
+        links = page.evaluate(SIZES_JS, "#analysis .ra-hands a")
+        assert links and all(s["w"] >= 40 and s["h"] >= 40 for s in links), links
+        page.goto(reverse("lobby:replay", args=[match.pk]) + "?hand=1")
+        panel = page.get_by_test_id("analysis-panel")
+        expect(panel.get_by_test_id("analysis-mark").first).to_be_attached()
+        controls = page.evaluate(SIZES_JS, "#analysis-panel button")
+        assert len(controls) > 1 and all(s["w"] >= 40 and s["h"] >= 40 for s in controls), [
+            s for s in controls if s["w"] < 40 or s["h"] < 40
+        ]
+        toggle = panel.get_by_test_id("analysis-best-toggle")
+        toggle.focus()
+        page.keyboard.press("Enter")
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        page.keyboard.press("Space")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        duration = panel.locator(".ra-decision").first.evaluate(
+            "(el) => getComputedStyle(el).transitionDuration"
+        )
+        assert duration in ("0s", ""), duration
+        shot(page, "analysis-panel-phone")
+    finally:
+        context.close()
