@@ -197,10 +197,10 @@ class GameWeb:
 
 
 def _plain(value) -> str:
-    """A move's value in plain text: lists spaced (groups in brackets), dicts' values."""
+    """A move's value in plain text: lists spaced, each inner list (a group) in brackets,
+    a dict's values."""
     if isinstance(value, list):
-        inner = " ".join(_plain(v) for v in value)
-        return f"[{inner}]" if any(isinstance(v, list) for v in value) or len(value) > 1 else inner
+        return " ".join(f"[{_plain(v)}]" if isinstance(v, list) else _plain(v) for v in value)
     if isinstance(value, dict):
         return " ".join(_plain(v) for v in value.values() if not isinstance(v, bool))
     if value is None or isinstance(value, bool):
