@@ -3,9 +3,10 @@ in the background by its game's ``analyse`` command (``python -m game.engine.ana
 the report's shape in ``game.engine.analysis``) and stored (``HandAnalysis``).
 
 * **When**: after the commit that ended the match (``game.events.match_finished``,
-  ``game.receivers``), never inside a move's transaction: ``schedule`` only puts a task
-  on the queue ``KUT_ANALYSIS_QUEUE`` (``game.tasks.match_analyse``), which a worker of
-  its own consumes in production (``scripts/run``'s embedded worker consumes it too).
+  ``game.receivers``), never inside a move's transaction: ``game.tasks.schedule_analysis``
+  only puts a task on the queue ``KUT_ANALYSIS_QUEUE`` (``game.tasks.match_analyse``),
+  which a worker of its own consumes in production (``scripts/run``'s embedded worker
+  consumes it too).
 * **Which**: recorded matches (``Match.Kind.NORMAL``) once finished or abandoned, every
   hand that was played to its end.  Trial hands and unrecorded (guest, practice) games
   are never analysed: they have no record or replay to show it on.  A game without the
@@ -153,27 +154,6 @@ def analyse_match(match_id: int) -> int:
         more = analyse_next(match_id)
         count += HandAnalysis.objects.filter(match_id=match_id).count() - before
     return count
-
-
-def schedule(match_id: int) -> None:
-    """After a match ended (its commit is done): its analysis in the background, as
-    ``KUT_ANALYSIS`` says — ``queue`` (the Celery task on ``KUT_ANALYSIS_QUEUE``),
-    ``inline`` (right here: tests) or ``off``."""
-    mode = settings.KUT_ANALYSIS
-    if mode == "off":
-        return
-    match = Match.objects.filter(pk=match_id).only("game", "kind", "status").first()
-    if match is None or not eligible(match):  # a trial hand, a guest's game: none
-        return
-    if mode == "inline":
-        analyse_match(match_id)
-        return
-    from game import tasks
-
-    try:
-        tasks.match_analyse.apply_async((match_id,), queue=settings.KUT_ANALYSIS_QUEUE)
-    except Exception:  # the broker is down: ``manage.py analyse_matches`` catches up
-        log.warning("could not queue the analysis of match %s", match_id, exc_info=True)
 
 
 # --- reading it (the record page, the replay) ----------------------------------------------

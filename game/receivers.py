@@ -5,7 +5,7 @@ ended is queued for its analysis (issue 31)."""
 
 from __future__ import annotations
 
-from game import analysis, broadcast, runner, tutorial
+from game import broadcast, runner, tasks, tutorial
 
 
 def on_match_changed(sender, match_id: int, match=None, seats=None, state=None, **kwargs):
@@ -35,4 +35,4 @@ def on_tutorial_completed(sender, game: str, user_id: int, **kwargs):
 def on_match_finished(sender, match_id: int, **kwargs):
     """Issue 31: the match is over and committed: queue its analysis (``game.analysis``;
     never in the move's transaction, never in the move's way)."""
-    analysis.schedule(match_id)
+    tasks.schedule_analysis(match_id)

@@ -167,3 +167,23 @@ def match_analyse(match_id: int) -> bool:
     if more:
         match_analyse.apply_async((match_id,), queue=settings.KUT_ANALYSIS_QUEUE)
     return more
+
+
+def schedule_analysis(match_id: int) -> None:
+    """After a match ended (its commit is done, ``game.receivers``): its analysis in the
+    background, as ``KUT_ANALYSIS`` says — ``queue`` (``match_analyse`` on
+    ``KUT_ANALYSIS_QUEUE``), ``inline`` (right here: tests) or ``off``.  A trial hand or an
+    unrecorded game has none (``analysis.eligible``)."""
+    mode = settings.KUT_ANALYSIS
+    if mode == "off":
+        return
+    match = Match.objects.filter(pk=match_id).only("game", "kind", "status").first()
+    if match is None or not analysis.eligible(match):
+        return
+    if mode == "inline":
+        analysis.analyse_match(match_id)
+        return
+    try:
+        match_analyse.apply_async((match_id,), queue=settings.KUT_ANALYSIS_QUEUE)
+    except Exception:  # the broker is down: ``manage.py analyse_matches`` catches up
+        log.warning("could not queue the analysis of match %s", match_id, exc_info=True)

@@ -152,7 +152,7 @@ def test_trial_and_unrecorded_games_are_never_analysed(players, settings):
     HandAnalysis.objects.filter(match=match).delete()
     for kind in (Match.Kind.GUEST, Match.Kind.TRIAL):
         Match.objects.filter(pk=match.pk).update(kind=kind)
-        analysis.schedule(match.pk)
+        tasks.schedule_analysis(match.pk)
         assert analysis.analyse_next(match.pk) is False
         assert not HandAnalysis.objects.filter(match=match).exists()
 

@@ -63,7 +63,7 @@ def site_sender(site):
 @pytest.fixture
 def queued_to_site(analysis_site, settings, monkeypatch):
     """The match's end in this process queues its analysis as the site would (the
-    receiver, ``game.analysis.schedule``), onto the live site's analysis queue."""
+    receiver, ``game.tasks.schedule_analysis``), onto the live site's analysis queue."""
     settings.KUT_ANALYSIS = "queue"
     settings.KUT_ANALYSIS_QUEUE = ANALYSIS_QUEUE
     sender = site_sender(analysis_site)
