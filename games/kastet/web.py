@@ -76,6 +76,7 @@ def kastet_strings() -> dict:
 class KastetWeb(GameWeb):
     table_template = "kastet/table.html"
     replay_template = "okey/replay.html"  # the okey family's replay page
+    from games.kastet.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         return kastet_strings()

@@ -88,6 +88,7 @@ def kdvli_strings() -> dict:
 class KdvliWeb(GameWeb):
     table_template = "kdvli/table.html"
     replay_template = "okey/replay.html"  # the okey family's replay page
+    from games.kdvli.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         return kdvli_strings()

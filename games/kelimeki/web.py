@@ -198,6 +198,7 @@ class KelimekiWeb(GameWeb):
     table_template = "kelimeki/table.html"
     replay_template = "kelimeki/replay.html"
     urls = "games.kelimeki.urls"  # /kelimeki/: the game against the AI, the Skor Kartı
+    from games.kelimeki.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         strings = kelimeki_strings()

@@ -177,6 +177,7 @@ class KingWeb(GameWeb):
     table_template = "king/table.html"
     replay_template = "king/replay.html"
     record_template = "king/record.html"
+    from games.king.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         return king_strings()

@@ -179,6 +179,7 @@ class KutWeb(GameWeb):
         "okey/tiles.js",
         "okey/table-kit.js",
     )
+    from games.kut.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
     def table_strings(self, match, user) -> dict:
         strings = table_strings()

@@ -2,13 +2,17 @@
 // game is over).  Data: /lobby/matches/<id>/replay/1/ (lobby.history.replay_hand through
 // GAME.replay_snapshot).  Every word comes from #wr-config (the page's strings).
 
+import { clearBest, connect, markBest, openingStep, stepOf } from "../js/replay-steps.js";
+import { appliedSteps, placedLetters } from "./replay-best.js";
+
 const root = document.getElementById("wr");
 const cfg = JSON.parse(document.getElementById("wr-config").textContent);
 const T = cfg.strings;
 const R = T.rp;
 const SIZE = 15;
 const $ = (sel, el = root) => el.querySelector(sel);
-const S = { i: 0, data: null };
+const S = { i: 0, data: null, applied: [] };
+const W = document.getElementById("wr-best-words").dataset; // the better play's words (issue 31)
 
 function fmt(text, vars) {
   return String(text).replace(/\{(\w+)\}/g, (m, key) => (key in vars ? vars[key] : m));
@@ -37,6 +41,7 @@ function render() {
   const step = d.steps[S.i];
   const s = step.s;
   const a = step.a;
+  clearBest(root);
   const fresh = new Set(a.type === "play" ? a.cells || [] : []);
   const homes = {};
   s.homes.forEach(([r, c], seat) => (homes[r * SIZE + c] = seat));
@@ -72,7 +77,42 @@ function render() {
   $(".wr-action").textContent = describe(a, s);
   $(".wr-step").textContent = fmt(R.step, { n: S.i + 1, total: d.steps.length });
   root.dataset.step = String(S.i);
+  stepShown(S.applied[S.i]);
 }
+
+// --- the analysis's better play (issue 31): ghost letters on the board -----------------
+
+function drawBest(decision) {
+  const best = decision.best;
+  if (!S.data || best.type !== "play") return;
+  for (const p of best.placements || []) {
+    const cell = root.querySelector(`.wr-board [data-cell="${p.row * SIZE + p.col}"]`);
+    if (!cell) continue;
+    const ghost = document.createElement("span");
+    ghost.className = `wr-ghost analysis-best-drawn${p.joker ? " joker" : ""}`;
+    ghost.textContent = p.letter;
+    ghost.setAttribute("aria-hidden", "true");
+    cell.append(markBest(ghost, ""));
+  }
+  const note = document.createElement("p");
+  note.className = "wr-best-note analysis-best-drawn";
+  note.textContent = fmt(W.play, { name: S.data.seats[decision.seat], letters: placedLetters(best) });
+  $(".wr-action").after(markBest(note, "★"));
+}
+
+const stepShown = connect({
+  goto: (applied) => {
+    if (!S.data) return false;
+    const i = stepOf(S.applied, applied);
+    if (i >= 0) {
+      S.i = i;
+      render();
+    }
+    return true;
+  },
+  draw: drawBest,
+  clear: () => clearBest(root),
+});
 
 function go(where) {
   if (!S.data) return;
@@ -99,7 +139,8 @@ fetch(cfg.hands[0].url, { headers: { Accept: "application/json" } })
   .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
   .then((data) => {
     S.data = data;
-    S.i = 0;
+    S.applied = appliedSteps(data.steps);
+    S.i = openingStep(S.applied, stepShown, 0);
     render();
   })
   .catch(() => {

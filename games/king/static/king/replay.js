@@ -3,6 +3,9 @@
 // (lobby.history.replay_hand through King's replay_snapshot).  Every word comes from
 // #kr-config (the page's translated strings); the card look is the table's (king/table.css).
 
+import { clearBest, connect, markBest, openingStep, stepOf } from "../js/replay-steps.js";
+import { appliedSteps } from "./replay-best.js";
+
 const root = document.getElementById("kr");
 const cfg = JSON.parse(document.getElementById("kr-config").textContent);
 const T = cfg.strings;
@@ -10,7 +13,8 @@ const R = T.rp;
 const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const RANK_LABEL = { T: "10" };
 const $ = (sel, el = root) => el.querySelector(sel);
-const S = { hand: 0, i: 0, data: null };
+const S = { hand: 0, i: 0, data: null, applied: [] };
+const W = document.getElementById("kr-best-words").dataset; // the better move's words (issue 31)
 
 function fmt(text, vars) {
   return String(text).replace(/\{(\w+)\}/g, (m, key) => (key in vars ? vars[key] : m));
@@ -23,6 +27,7 @@ function cardLabel(card) {
 function cardEl(card, fresh = false) {
   const el = document.createElement("span");
   el.className = `kg-card suit-${card[1]}${fresh ? " new" : ""}`;
+  el.dataset.card = card;
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardLabel(card));
   for (const [cls, text] of [["kg-rank", RANK_LABEL[card[0]] || card[0]], ["kg-suit", SUIT_SYMBOL[card[1]]], ["kg-pip", SUIT_SYMBOL[card[1]]]]) {
@@ -59,6 +64,7 @@ function render() {
   const d = S.data;
   const step = d.steps[S.i];
   const s = step.s;
+  clearBest(root);
   $(".kr-title").textContent = fmt(R.step, { n: S.i + 1, total: d.steps.length });
   $(".kr-step").textContent = fmt(R.step, { n: S.i + 1, total: d.steps.length });
   $(".kr-contract").textContent = contractText(s);
@@ -76,7 +82,39 @@ function render() {
   const last = s.last_trick;
   $(".kr-last-label").textContent = last ? fmt(R.last_trick, { name: d.seats[last.winner] }) : "";
   $(".kr-last").replaceChildren(...(last ? last.cards.map((c) => cardEl(c, c === step.a.card)) : []));
+  stepShown(S.applied[S.i], S.hand);
 }
+
+// --- the analysis's better move (issue 31): the better card raised in the seat's hand,
+// or the better contract beside the chosen one ------------------------------------------
+
+function drawBest(decision) {
+  const best = decision.best;
+  const panel = root.querySelector(`.kr-seat[data-seat="${decision.seat}"]`);
+  if (!S.data || !panel) return;
+  const note = document.createElement("p");
+  note.className = "kr-best-note analysis-best-drawn";
+  if (best.type === "play") {
+    const el = panel.querySelector(`.kg-card[data-card="${best.card}"]`);
+    if (el) markBest(el, "★").classList.add("kr-raised");
+    note.textContent = fmt(W.card, { card: cardLabel(best.card) });
+  } else if (best.type === "choose") {
+    const contract = contractText({ contract: best.contract, trump: best.trump });
+    note.textContent = fmt(W.contract, { contract });
+  } else return;
+  $("h3", panel).after(markBest(note, "★"));
+}
+
+const stepShown = connect({
+  goto: (applied) => {
+    if (!S.data) return false;
+    const i = stepOf(S.applied, applied);
+    if (i >= 0) go(i);
+    return true;
+  },
+  draw: drawBest,
+  clear: () => clearBest(root),
+});
 
 function go(i) {
   if (!S.data) return;
@@ -92,12 +130,13 @@ async function load(n, at = "first") {
     const response = await fetch(cfg.hands[n - 1].url, { headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(String(response.status));
     S.data = await response.json();
+    S.applied = appliedSteps(S.data.steps);
   } catch {
     S.data = null;
     $(".kr-action").textContent = R.load_failed;
     return;
   }
-  go(at === "last" ? S.data.steps.length - 1 : 0);
+  go(openingStep(S.applied, stepShown, at === "last" ? S.data.steps.length - 1 : 0));
 }
 
 root.addEventListener("click", (e) => {

@@ -2,11 +2,15 @@
 // server rebuilt from the seed and the action log. Faces only; every text comes from the
 // page (rp-config), in the player's language.
 
+import { clearBest, connect, markBest, openingStep, stepOf } from "../js/replay-steps.js";
+import { appliedSteps, bestAt, laidInTurn, rackFaces } from "./replay-best.js";
+
 const root = document.getElementById("rp");
 const cfg = JSON.parse(document.getElementById("rp-config").textContent);
 const T = cfg.strings;
 const cache = new Map();
-const S = { hand: 0, data: null, i: 0, timer: null };
+const S = { hand: 0, data: null, i: 0, timer: null, applied: [] };
+const W = document.getElementById("rp-best-words").dataset; // the better move's words (issue 31)
 
 const $ = (sel, el = root) => el.querySelector(sel);
 const $$ = (sel, el = root) => Array.from(el.querySelectorAll(sel));
@@ -33,6 +37,7 @@ function tileEl(face, extra = "") {
     mark.setAttribute("aria-hidden", "true");
     el.append(mark);
   }
+  el.dataset.face = face;
   el.title = tileText(face);
   el.setAttribute("aria-label", tileText(face));
   return el;
@@ -99,6 +104,7 @@ function render() {
   const step = d.steps[S.i];
   const s = step.s;
   const a = step.a;
+  clearBest(root);
   $(".rp-title").textContent = `${fmt(T.step, { n: S.i + 1, total: d.steps.length })}${d.task ? ` · ${d.task}` : ""}`;
   $(".rp-indicator").replaceChildren(tileEl(d.indicator));
   $(".rp-okey").replaceChildren(tileEl(d.okey));
@@ -167,7 +173,75 @@ function render() {
     }`;
     scores.append(p);
   }
+  stepShown(S.applied[S.i], S.hand);
 }
+
+// --- the analysis's better move (issue 31): drawn on the seat's panel and rack ---------
+
+function drawBest(decision) {
+  const d = S.data;
+  const panel = d && root.querySelector(`.rp-seat[data-seat="${decision.seat}"]`);
+  if (!panel) return;
+  const s = d.steps[S.i].s;
+  const parts = bestAt(d.steps, S.i, decision);
+  const box = markBest(document.createElement("div"));
+  box.classList.add("rp-best", "analysis-best-drawn");
+  const title = document.createElement("strong");
+  title.textContent = fmt(W.title, { name: d.seats[decision.seat] });
+  box.append(title);
+  const line = (text, ...tiles) => {
+    const el = document.createElement("span");
+    el.className = "rp-best-part";
+    el.append(text, ...tiles);
+    box.append(el);
+    return el;
+  };
+  if (parts.take && s.thrown) line(`${W.take} `, tileEl(s.thrown, "rp-best-tile"));
+  for (const g of parts.groups) {
+    const el = document.createElement("span");
+    el.className = "rp-group";
+    g.tiles.forEach((face, k) => el.append(tileEl(face, g.rack[k] ? "rp-best-tile" : "")));
+    box.append(el);
+  }
+  for (const l of parts.layoffs) {
+    const onto = (s.table || [])[l.group];
+    line(`${W.layoff} `, tileEl(l.tile, "rp-best-tile"), ` → ${onto ? groupsText([onto.tiles]) : ""}`);
+    const target = $$(".rp-groups .rp-group")[l.group];
+    if (target) markBest(target, "+");
+  }
+  if (parts.auto) line(W.auto);
+  if (parts.discard) line(`${parts.finish ? W.finish : W.discard} `, tileEl(parts.discard, "rp-best-tile"));
+  if (parts.groups.some((g) => g.rack.includes(false))) line(W.from_rack);
+  $("h3", panel).after(box);
+  // the rack's own tiles the better move uses: ↓ thrown, ★ laid (outline and symbol)
+  const tiles = $$(".rp-rack .rp-tile", panel);
+  const mark = (face, symbol) => {
+    const el = tiles.find((t) => t.dataset.face === face && !t.classList.contains("analysis-best"));
+    if (el) markBest(el, symbol);
+  };
+  if (parts.discard) mark(parts.discard, "↓");
+  // what the played turn has already laid is on the table now, not in the rack
+  const laid = laidInTurn(d.steps, S.i, decision.seat);
+  for (const face of rackFaces(parts)) {
+    const k = laid.indexOf(face);
+    if (k >= 0) laid.splice(k, 1);
+    else mark(face, "★");
+  }
+}
+
+const stepShown = connect({
+  goto: (applied) => {
+    if (!S.data) return false;
+    const i = stepOf(S.applied, applied);
+    if (i >= 0) {
+      stop();
+      go(i);
+    }
+    return true;
+  },
+  draw: drawBest,
+  clear: () => clearBest(root),
+});
 
 function go(i) {
   if (!S.data) return;
@@ -218,7 +292,8 @@ async function load(n, at = "first") {
   }
   if (S.hand !== n) return; // another hand was picked meanwhile
   S.data = data;
-  go(at === "last" ? data.steps.length - 1 : 0);
+  S.applied = appliedSteps(data.steps);
+  go(openingStep(S.applied, stepShown, at === "last" ? data.steps.length - 1 : 0));
 }
 
 root.addEventListener("click", (event) => {
