@@ -14,9 +14,9 @@ from django.utils.translation import ngettext
 
 from accounts.bans import moderation_log_record
 from accounts.models import ModerationLog
-from game import services
+from game import analysis, services
 from game.engine import registry
-from game.models import HandResult, Match, MatchAction, MatchSeat
+from game.models import HandAnalysis, HandResult, Match, MatchAction, MatchSeat
 from kut_site.admin_safety import ReadOnlyAdmin
 
 
@@ -135,3 +135,23 @@ class HandResultAdmin(ReadOnlyAdmin):
     search_fields = ("match__id",)
     readonly_fields = ("match", "hand_no", "scores", "detail", "created_at")
     fields = readonly_fields
+
+
+@admin.register(HandAnalysis)
+class HandAnalysisAdmin(ReadOnlyAdmin):
+    """Issue 31: the stored analyses, read-only, of matches that are over only (the rows
+    exist for no other; the list checks again: a report names every rack)."""
+
+    list_display = ("match", "hand_no", "status", "cpu_ms", "created_at")
+    list_filter = ("status",)
+    search_fields = ("match__id",)
+    readonly_fields = ("match", "hand_no", "status", "cpu_ms", "created_at", "report")
+    fields = readonly_fields
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .filter(match__status__in=analysis.OVER, match__kind=Match.Kind.NORMAL)
+            .select_related("match")
+        )

@@ -16,5 +16,6 @@ class GameConfig(AppConfig):
             (events.presence_changed, receivers.on_presence_changed),
             (events.seat_closed, receivers.on_seat_closed),
             (events.tutorial_completed, receivers.on_tutorial_completed),
+            (events.match_finished, receivers.on_match_finished),
         ):
             signal.connect(receiver, dispatch_uid=f"game.{receiver.__name__}")

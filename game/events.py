@@ -15,7 +15,8 @@ ready:
 * ``presence_changed`` (``match_id``) — the seat labels changed (a socket came or went,
   a request for a left seat…).
 * ``seat_closed`` (``match_id``, ``seat``) — the seat's player left: their sockets close.
-* ``match_finished`` (``match_id``) — a match ended (finished or abandoned): the ranking
+* ``match_finished`` (``match_id``) — a match ended (finished or abandoned): its analysis
+  queued (``game.analysis``, issue 31) and the ranking
   (``lobby``).
 * ``player_left`` (``match_id``, ``user_id``) — a player left a running match: a game's
   own leaving cost (P-9, ``lobby``).

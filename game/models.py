@@ -267,3 +267,37 @@ class MoveNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}/{self.seat} {self.kind} {self.turn}"
+
+
+class HandAnalysis(models.Model):
+    """Issue 31 ("Analiz"): the engine's review of one hand of a finished match (its
+    scenario, ``lobby`` history's download, through ``python -m game.engine.analyse``):
+    the report exactly as the command prints it.  Written only by ``game.analysis`` for
+    a match that is over (never before: the report names every rack); one row per hand,
+    so a re-run changes nothing.  ``skipped``: beyond the match's budget of hands
+    (``KUT_ANALYSIS_MAX_HANDS``); ``failed``: the engine could not analyse the hand."""
+
+    class Status(models.TextChoices):
+        DONE = "done", _("Analysed")
+        SKIPPED = "skipped", _("Over the budget")
+        FAILED = "failed", _("Failed")
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="analyses"
+    )
+    hand_no = models.PositiveSmallIntegerField(_("hand"))
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices)
+    report = models.JSONField(_("report"), null=True, blank=True)
+    cpu_ms = models.PositiveIntegerField(_("CPU time (ms)"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand analysis")
+        verbose_name_plural = _("hand analyses")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand_no"], name="handanalysis_unique_hand"),
+        ]
+        ordering = ["match", "hand_no"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} hand {self.hand_no} analysis"

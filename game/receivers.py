@@ -1,10 +1,11 @@
 """The platform's answers to its own events (``game.events``), connected in
 ``GameConfig.ready``: each change's frames go out, then the next bot move is scheduled;
-a left seat's sockets close; a finished guided hand is marked done."""
+a left seat's sockets close; a finished guided hand is marked done; a match that
+ended is queued for its analysis (issue 31)."""
 
 from __future__ import annotations
 
-from game import broadcast, runner, tutorial
+from game import broadcast, runner, tasks, tutorial
 
 
 def on_match_changed(sender, match_id: int, match=None, seats=None, state=None, **kwargs):
@@ -29,3 +30,9 @@ def on_seat_closed(sender, match_id: int, seat: int, **kwargs):
 
 def on_tutorial_completed(sender, game: str, user_id: int, **kwargs):
     tutorial.mark_done(user_id, game)
+
+
+def on_match_finished(sender, match_id: int, **kwargs):
+    """Issue 31: the match is over and committed: queue its analysis (``game.analysis``;
+    never in the move's transaction, never in the move's way)."""
+    tasks.schedule_analysis(match_id)

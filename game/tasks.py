@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from game import guests, portal, services
+from game import analysis, guests, portal, services
 from game import move_mail as mail
 from game.models import Match, MatchAction, MatchSeat
 
@@ -155,3 +155,35 @@ def guest_cleanup() -> int:
     if deleted:
         log.info("deleted %s unrecorded games without a move for 7 days", deleted)
     return deleted
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def match_analyse(match_id: int) -> bool:
+    """Issue 31: analyse the next hand of a match that is over (``game.analysis``), on
+    the queue ``KUT_ANALYSIS_QUEUE`` (``CELERY_TASK_ROUTES``), then queue the next hand:
+    one hand per task, so the worker is never held long.  A doubled or redelivered task
+    finds the hand stored and moves on."""
+    more = analysis.analyse_next(match_id)
+    if more:
+        match_analyse.apply_async((match_id,), queue=settings.KUT_ANALYSIS_QUEUE)
+    return more
+
+
+def schedule_analysis(match_id: int) -> None:
+    """After a match ended (its commit is done, ``game.receivers``): its analysis in the
+    background, as ``KUT_ANALYSIS`` says — ``queue`` (``match_analyse`` on
+    ``KUT_ANALYSIS_QUEUE``), ``inline`` (right here: tests) or ``off``.  A trial hand or an
+    unrecorded game has none (``analysis.eligible``)."""
+    mode = settings.KUT_ANALYSIS
+    if mode == "off":
+        return
+    match = Match.objects.filter(pk=match_id).only("game", "kind", "status").first()
+    if match is None or not analysis.eligible(match):
+        return
+    if mode == "inline":
+        analysis.analyse_match(match_id)
+        return
+    try:
+        match_analyse.apply_async((match_id,), queue=settings.KUT_ANALYSIS_QUEUE)
+    except Exception:  # the broker is down: ``manage.py analyse_matches`` catches up
+        log.warning("could not queue the analysis of match %s", match_id, exc_info=True)

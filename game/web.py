@@ -21,6 +21,7 @@ from functools import lru_cache
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game.engine import registry
 
@@ -130,6 +131,51 @@ class GameWeb:
             return None
         return self.guide_templates.get(language) or next(iter(self.guide_templates.values()))
 
+    # -- the analysis (issue 31) ---------------------------------------------------------
+    def analysis_move_text(self, move: dict) -> str:
+        """A decision's ``played`` or ``best`` move (``game.engine.analysis``) in words, for
+        the record page and the replay's analysis panel.  This default is plain and
+        generic (its type, then its values); a game says it in its own words."""
+        if not move:
+            return ""
+        if isinstance(move.get("actions"), list):
+            return "; ".join(self.analysis_move_text(a) for a in move["actions"] if a)
+        parts = [str(move["type"])] if move.get("type") else []
+        parts += [_plain(v) for k, v in move.items() if k != "type"]
+        return " ".join(p for p in parts if p)
+
+    def analysis_cost_text(self, unit: str, cost) -> str:
+        """A cost in the game's unit (``points``, ``tiles``…): "12 points"."""
+        n = round(cost, 1) if isinstance(cost, float) and cost != int(cost) else int(cost)
+        count = n if isinstance(n, int) else 2
+        words = {
+            "points": ngettext("{n} point", "{n} points", count),
+            "tiles": ngettext("{n} tile", "{n} tiles", count),
+            "tricks": ngettext("{n} trick", "{n} tricks", count),
+        }
+        return words.get(unit, "{n} " + unit).format(n=n)
+
+    def analysis_note_text(self, note: str, count: int) -> str:
+        """A summary's count of one note (``missed_finish``: "3 missed finishes")."""
+        words = {
+            "missed_finish": ngettext("{n} missed finish", "{n} missed finishes", count),
+            "missed_open": ngettext("{n} missed opening", "{n} missed openings", count),
+            "missed_layoff": ngettext("{n} missed lay-off", "{n} missed lay-offs", count),
+            "missed_lay": ngettext("{n} turn with tiles left unlaid",
+                                   "{n} turns with tiles left unlaid", count),
+            "okey_thrown": ngettext("{n} okey thrown", "{n} okeys thrown", count),
+            "missed_bingo": ngettext("{n} missed all-tiles play", "{n} missed all-tiles plays",
+                                     count),
+            "missed_play": ngettext("{n} pass or exchange with a play available",
+                                    "{n} passes or exchanges with a play available", count),
+            "paid_tax": ngettext("{n} move that paid territory tax",
+                                 "{n} moves that paid territory tax", count),
+            "timeout": ngettext("{n} move made by the clock", "{n} moves made by the clock",
+                                count),
+            "forced": ngettext("{n} forced move", "{n} forced moves", count),
+        }  # fmt: skip
+        return words.get(note, note.replace("_", " ") + ": {n}").format(n=count)
+
     # -- resolved once ----------------------------------------------------------------
     def part(self, name: str) -> str:
         """The template of ``card``/``options``/``summary``: the game's own if it says
@@ -148,6 +194,18 @@ class GameWeb:
     def playable(self) -> bool:
         """The site can seat players at the game: it has a table."""
         return bool(self.table_template)
+
+
+def _plain(value) -> str:
+    """A move's value in plain text: lists spaced, each inner list (a group) in brackets,
+    a dict's values."""
+    if isinstance(value, list):
+        return " ".join(f"[{_plain(v)}]" if isinstance(v, list) else _plain(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(_plain(v) for v in value.values() if not isinstance(v, bool))
+    if value is None or isinstance(value, bool):
+        return ""
+    return str(value)
 
 
 class ComingSoon(GameWeb):

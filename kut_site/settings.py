@@ -24,6 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from game.engine import registry
+from kut_site import queues
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -312,7 +313,16 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The queue the site, beat and the worker share.  Give each site (or test run) sharing
 # one Redis its own name so that its worker never takes another's tasks.
-CELERY_TASK_DEFAULT_QUEUE = env_str("KUT_CELERY_QUEUE") or "celery"
+CELERY_TASK_DEFAULT_QUEUE = queues.default_queue(os.environ)
+# Issue 31: the analysis of finished matches runs on a queue of its own, so that it never
+# waits behind, nor delays, a move (production: a worker ``-Q`` that queue, README).
+# Sharing one Redis, a site with its own ``KUT_CELERY_QUEUE`` gets its own analysis queue.
+KUT_ANALYSIS_QUEUE = queues.analysis_queue(os.environ)
+CELERY_TASK_ROUTES = {"game.tasks.match_analyse": {"queue": KUT_ANALYSIS_QUEUE}}
+# queue (the Celery task), inline (in the thread that ended the match: tests) or off
+KUT_ANALYSIS = env_str("KUT_ANALYSIS") or "queue"
+# a match with more hands than this is analysed partly (each hand has its game's budget)
+KUT_ANALYSIS_MAX_HANDS = env_int("KUT_ANALYSIS_MAX_HANDS", 24)
 
 # -------------------------------------------------------------------------- auth
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import orjson
 from django.utils.translation import gettext as _
 
-from game import services
+from game import analysis, services
 from game.engine import registry
 from game.engine.errors import EngineError
 from game.engine.protocol import places_of
@@ -392,22 +391,9 @@ def _got(before: dict, after: dict, seat) -> list[str]:
 
 
 def hand_final_state(match: Match, hand_no: int):
-    """The match's state (through its game's protocol) when hand ``hand_no`` ended (or
-    as the match left it), rebuilt from the log; None if it was never dealt."""
-    spec = registry.get(match.game)
-    last = None
-    for _act, st in services.match_replay_iter(match):
-        if st is None:
-            continue
-        now = services.hand_no_of(spec, st)
-        if now < hand_no:
-            continue
-        if now > hand_no:
-            break
-        last = st
-        if spec.hand_over(st):  # the next entry deals the next hand into this object
-            last = spec.from_dict(orjson.loads(orjson.dumps(spec.to_dict(st))))
-    return last
+    """The match's state when hand ``hand_no`` ended (``game.analysis``, which reads the
+    same scenario)."""
+    return analysis.hand_final_state(match, hand_no)
 
 
 def hands_played(match: Match) -> int:

@@ -29,6 +29,11 @@ urlpatterns = [
         name="replay_hand",
     ),
     path(
+        "matches/<int:match_id>/hands/<int:hand_no>/analysis/",
+        views_history.analysis_hand,
+        name="analysis_hand",
+    ),
+    path(
         "matches/<int:match_id>/hands/<int:hand_no>/scenario/",
         views_history.scenario,
         name="scenario",

@@ -24,13 +24,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import portal, rematch, tutorial
+from game import analysis, portal, rematch, tutorial
 from game.engine import registry
 from game.engine.errors import EngineError
 from game.models import Match
 from game.services import ServiceError
 from game.web import web
-from lobby import games, history
+from lobby import analysis_pages, games, history
 
 HISTORY_PAGE_SIZE = 20
 
@@ -106,6 +106,8 @@ def history_match(request: HttpRequest, match_id: int) -> HttpResponse:
         "game_name": registry.get(match.game).name,
         "options_text": game_web.options_text(match.options),
         "record_template": game_web.record_template,
+        # issue 31: the stored analysis at a glance (none for a game without one)
+        "analysis": analysis_pages.record_analysis(match, game_web, record["names"]),
         **game_web.record_context(match, record),
     }
     return render(request, "history/match.html", context)
@@ -146,6 +148,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         }
         for n in range(1, dealt + 1)
     ]
+    names = [history.seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
     context = {
         "match": match,
         "hands": hands,
@@ -153,8 +156,24 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "groups": False,
         **game_web.replay_context(match),
         "config": {"hands": hands, "first": first, "strings": game_web.replay_strings()},
+        # issue 31: the first hand's stored analysis and the panel's words (base.html)
+        **_analysis_context(match, game_web, first, names),
     }
     return render(request, game_web.replay_template, context)
+
+
+def _analysis_context(match: Match, game_web, hand: int, names: list[str]) -> dict:
+    """The replay's analysis panel (``templates/history/_replay_analysis.html``): the
+    hand's stored report as ``analysis-data``, the rest of its payload beside it."""
+    if not analysis.eligible(match):
+        return {}
+    payload = analysis_pages.replay_payload(match, game_web, hand, names) or {}
+    url = reverse("lobby:analysis_hand", args=[match.pk, 0]).replace("/0/", "/{hand}/")
+    return {
+        "analysis": payload.pop("report", None),
+        "analysis_extra": payload,
+        "analysis_config": {"hand": hand, "url": url, "strings": analysis_pages.replay_strings()},
+    }
 
 
 def _hand_no(match: Match, hand_no: int) -> int:
@@ -176,22 +195,29 @@ def replay_hand(request: HttpRequest, match_id: int, hand_no: int) -> JsonRespon
 
 @login_required
 @require_GET
+def analysis_hand(request: HttpRequest, match_id: int, hand_no: int) -> JsonResponse:
+    """Issue 31: one hand's stored analysis for the replay's panel (the report as
+    stored, the moves in the game's words); 404 when there is none (yet)."""
+    match = _visible_match(request, match_id)
+    names = [history.seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
+    data = analysis_pages.replay_payload(match, web(match.game), _hand_no(match, hand_no), names)
+    if data is None:
+        raise Http404
+    return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+
+
+@login_required
+@require_GET
 def scenario(request: HttpRequest, match_id: int, hand_no: int) -> HttpResponse:
     """Download one hand as its game's scenario file (e.g. kut-scenario.md) for
     ``python -m game.engine.replay``."""
     match = _visible_match(request, match_id)
     try:
-        state = history.hand_final_state(match, _hand_no(match, hand_no))
+        scenario_data = analysis.scenario_of(match, _hand_no(match, hand_no))
     except EngineError:  # a log the engine no longer replays
         raise Http404 from None
-    if state is None:
+    if scenario_data is None:
         raise Http404
-    spec = registry.get(match.game)
-    if spec.export_log is not None:  # the whole game with its moves
-        rows = match.actions.order_by("version", "layout_version", "seat")
-        scenario_data = spec.export_log(state, list(rows.values_list("seat", "kind", "payload")))
-    else:
-        scenario_data = spec.export_hand(state)
     text = json.dumps(scenario_data, ensure_ascii=False, indent=1)
     response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
     name = f"{match.game}-match-{match.pk}-hand-{hand_no}.json"

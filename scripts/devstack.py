@@ -3,7 +3,8 @@
 
 1. ``manage.py migrate`` (skip with ``--no-migrate``);
 2. daphne on ``$HOST:$PORT`` (default 127.0.0.1:8000);
-3. one Celery worker with embedded beat (``-B --pool=solo``). Without ``REDIS_URL`` it
+3. one Celery worker with embedded beat (``-B --pool=solo``), consuming the site's queue
+   and the analysis queue (issue 31, ``kut_site.queues``). Without ``REDIS_URL`` it
    uses kombu's filesystem broker under ``var/celery/``, so no service is needed.
 
 Ctrl-C or SIGTERM stops everything; if either child dies, the other is stopped too and
@@ -22,6 +23,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kut_site import queues  # noqa: E402  (plain Python: no Django set-up)
+
 STOP_GRACE_SECONDS = 15.0  # a Celery warm shutdown takes a few seconds
 
 
@@ -107,7 +112,7 @@ def main() -> int:
         "celery worker + beat",
         [
             python, "-m", "celery", "-A", "kut_site", "worker",
-            "-B", "--pool=solo", "--loglevel=INFO",
+            "-B", "--pool=solo", "--loglevel=INFO", "-Q", queues.worker_queues(env),
             "--schedule", str(var_dir / "celerybeat-schedule"),
         ],
         env,

@@ -29,6 +29,9 @@ def pytest_configure(config):
     # "Fast bots" (issue 15): in the test process every bot move runs at once unless a
     # test asks for the human pace (``settings.KUT_BOT_DELAY_SECONDS``).
     settings.KUT_BOT_DELAY_SECONDS = 0
+    # Issue 31: no analysis queued for every match a test finishes (no worker takes the
+    # queue here); the analysis tests turn it on ("inline") or call it themselves.
+    settings.KUT_ANALYSIS = "off"
 
 
 def pytest_sessionstart(session):

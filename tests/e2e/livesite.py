@@ -9,6 +9,7 @@ database of this pytest run:
   ``kut_site/settings.py``), handed to the subprocesses as a ``sqlite:///`` URL with the
   same connection options; the channel layer is in-memory and the Celery broker is the
   filesystem transport in a temporary ``KUT_VAR_DIR``;
+* the worker consumes the site's queue and the analysis queue (issue 31);
 * PostgreSQL (``DATABASE_URL``): the ``test_…`` database, with ``REDIS_URL`` for the
   channel layer and the broker (a queue of its own, ``KUT_CELERY_QUEUE``).
 
@@ -40,6 +41,7 @@ from urllib.parse import quote
 
 import pytest
 
+from kut_site import queues
 from tests import orphans
 from tests.conftest import ROOT
 from tests.game.livestack import free_port
@@ -52,7 +54,7 @@ SITE_VARS = {
     "CSRF_TRUSTED_ORIGINS", "KUT_BOTS_INLINE", "KUT_BOT_DELAY_SECONDS", "KUT_TURN_SECONDS",
     "KUT_NEXT_HAND_SECONDS", "KUT_VAR_DIR", "KUT_TEST_SEEDS", "KUT_CELERY_QUEUE",
     "KUT_CHANNEL_PREFIX", "KUT_CLAIM_WINDOW_SECONDS", "KUT_CACHE_PREFIX", "KUT_SOCKETS_PER_USER",
-    "KUT_TRUSTED_PROXIES",
+    "KUT_TRUSTED_PROXIES", "KUT_ANALYSIS", "KUT_ANALYSIS_QUEUE", "KUT_ANALYSIS_MAX_HANDS",
     "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
     "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
 }  # fmt: skip
@@ -210,6 +212,7 @@ def start_site(var_dir: Path, overrides: dict[str, str] | None = None) -> LiveSi
         [
             python, "-c", _ATOMIC_FILESYSTEM_PUT, "-A", "kut_site", "worker", "-B",
             "--pool=solo", "--loglevel=WARNING", "--schedule", str(var_dir / "celerybeat-schedule"),
+            "-Q", queues.worker_queues(env),  # the site's queue and the analysis (issue 31)
         ],
         env,
     )  # fmt: skip

@@ -22,6 +22,8 @@ PROCESSES = {
     "kut-daphne@.service": "kut-daphne-health@",
     "kut-celery-worker.service": "kut-celery-worker-health",
     "kut-celery-beat.service": "kut-celery-beat-health",
+    # issue 31: the analysis of finished matches, on its own queue
+    "kut-celery-analysis.service": "kut-celery-analysis-health",
 }
 
 
@@ -125,6 +127,9 @@ def test_the_commands_name_real_entry_points_and_options():
     assert check_celery(worker) == "worker"
     beat = main_command(parse(UNITS / "kut-celery-beat.service"))
     assert check_celery(beat) == "beat"
+    analysis = main_command(parse(UNITS / "kut-celery-analysis.service"))
+    assert check_celery(analysis) == "worker"
+    assert analysis[analysis.index("-Q") + 1] == "analysis" and "-Q" not in worker
 
 
 @pytest.mark.parametrize("name", sorted(PROCESSES))
@@ -147,7 +152,7 @@ def test_each_health_check_restarts_its_own_process(name):
     else:
         assert probe_argv[:4] == ["runuser", "-u", "kut", "--"]  # the app code not as root
         args = check_health(probe_argv[4:])
-        which = "--worker" if "worker" in name else "--beat"
+        which = "--beat" if "beat" in name else "--worker"
         assert which in args
         if which == "--worker":  # the name pinged is the worker's own
             worker = main_command(parse(UNITS / name))
@@ -180,10 +185,11 @@ def test_the_readme_runs_the_same_commands_and_names_every_unit():
         "daphne": main_command(parse(UNITS / "kut-daphne@.service")),
         "worker": main_command(parse(UNITS / "kut-celery-worker.service")),
         "beat": main_command(parse(UNITS / "kut-celery-beat.service")),
+        "analysis": main_command(parse(UNITS / "kut-celery-analysis.service")),
     }
-    assert len(commands) == 3
+    assert len(commands) == 4
     for argv in commands:
-        which = "daphne" if argv[0] == "daphne" else argv[3]
+        which = "daphne" if argv[0] == "daphne" else "analysis" if "-Q" in argv else argv[3]
         unit = units[which]
         assert unit[: len(argv)] == argv, (argv, unit)  # the README's, plus options
     production = readme.split("## Production", 1)[1].split("\n## ", 1)[0]

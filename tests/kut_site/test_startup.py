@@ -168,6 +168,8 @@ def test_devstack_serves_signs_up_and_stops_cleanly(tmp_path):
         children = descendants(proc.pid)
         workers = [pid for pid, cmd in children.items() if "celery" in cmd and "worker" in cmd]
         assert workers, f"no celery worker among {children}"
+        # issue 31: the one worker also consumes the analysis queue
+        assert any("-Q" in children[p] and "analysis" in children[p] for p in workers), children
         assert all(running(pid) for pid in workers)
         assert wait_for_log(log, r"celery@\S+ ready", 60), log.read_text()
         assert all(running(pid) for pid in workers)

@@ -194,7 +194,8 @@ def test_pages_of_running_matches_are_for_their_players_only(world):
     anon = Client().get(reverse("game:match", args=[world.alice_match.pk]))
     assert anon.status_code == 302 and reverse("accounts:login") in anon["Location"]
     for name, args in (("lobby:history_match", []), ("lobby:replay", []),
-                       ("lobby:replay_hand", [1]), ("lobby:scenario", [1])):  # fmt: skip
+                       ("lobby:replay_hand", [1]), ("lobby:scenario", [1]),
+                       ("lobby:analysis_hand", [1])):  # fmt: skip
         for m in (world.alice_match, world.other_match):
             for client in (player, staff):
                 assert client.get(reverse(name, args=[m.pk, *args])).status_code == 404
