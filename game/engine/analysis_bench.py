@@ -6,8 +6,8 @@
 Plays ``--n`` hands of GAME (any registered game with an ``analyse`` command) through
 its protocol (``new_match``, ``bot_choose`` on each seat's view, ``start_next_hand``:
 whole matches, so every hand of a match — each of KÜT's tasks — is sampled), exports
-each as a scenario (``export_hand``) and times ``analyse`` on it with the CPU clock of
-this thread (``time.thread_time``).  Prints the CPU time per hand (p50 / p99 / max), the
+each as the history's scenario (``export_hand``, or the whole game's ``export_log``)
+and times ``analyse`` on it with the CPU clock of this thread (``time.thread_time``).  Prints the CPU time per hand (p50 / p99 / max), the
 budget used, how many analyses were complete and how many decisions exact.
 """
 
@@ -32,6 +32,7 @@ def play_hands(key: str, n: int, seed: int, levels: list[str]) -> list[dict]:
     out: list[dict] = []
     while len(out) < n:
         state = game.new_match({}, 4, rng)
+        log: list = []  # the match's (seat, kind, payload) rows, as the site logs them
         while len(out) < n:
             for _ in range(MAX_ACTIONS):
                 if game.hand_over(state):
@@ -41,12 +42,16 @@ def play_hands(key: str, n: int, seed: int, levels: list[str]) -> list[dict]:
                     action = game.bot_choose(view, levels[seat], rng)
                     if action is not None:
                         game.apply(state, seat, action, 0.0)
+                        log.append((seat, action["type"], game.log_form(action)))
                         break
                 else:
                     raise RuntimeError(f"{key}: no bot would act")
             else:
                 raise RuntimeError(f"{key}: a bot hand did not end")
-            out.append(game.export_hand(state))
+            # the scenario the history downloads: the whole log where the game has one
+            # (Kelimeki's export_log), else the hand
+            exported = game.export_log(state, log) if game.export_log else game.export_hand(state)
+            out.append(exported)
             if game.match_over(state):
                 break
             game.start_next_hand(state, rng)
