@@ -267,6 +267,43 @@ class Tutorial(Protocol):
 WAIT = "wait"  # Tutorial.bot_choice: the script waits for the player
 
 
+@dataclass(frozen=True)
+class ScriptedTutorial:
+    """A :class:`Tutorial` made of a game's script functions (KÜT's trial hand, King's
+    guided hand, Kelimeki's guided game): ``initial_state(seed)``, ``check_action(part,
+    seat, action)``, ``bot_choice(part, bots)``, ``progress(part)``, ``completed(part)``
+    and ``finish(state)``, where ``part`` is what the script reads — the match state
+    itself, or its one hand (``part = lambda state: state.hand``)."""
+
+    options: dict
+    seats: int
+    human_seat: int
+    bot_level: str
+    script: Any  # the module (or object) with the functions above
+    part: Any = None  # state -> what the script's functions read (default: the state)
+
+    def _part(self, state: Any) -> Any:
+        return state if self.part is None else self.part(state)
+
+    def initial_state(self, seed: str) -> Any:
+        return self.script.initial_state(seed)
+
+    def check_action(self, state: Any, seat: int, action: dict) -> None:
+        self.script.check_action(self._part(state), seat, action)
+
+    def bot_choice(self, state: Any, bots: set[int]) -> Any:
+        return self.script.bot_choice(self._part(state), bots)
+
+    def progress(self, state: Any) -> dict:
+        return self.script.progress(self._part(state))
+
+    def completed(self, state: Any) -> bool:
+        return self.script.completed(self._part(state))
+
+    def finish(self, state: Any) -> None:
+        self.script.finish(state)
+
+
 def _views_for(game):
     def views_for(state, seats):
         return [game.view_for(state, seat) for seat in seats]

@@ -24,9 +24,10 @@ the protocol's ``Tutorial`` (``GAME.tutorial``).
 from __future__ import annotations
 
 import random
+import sys
 
 from game.engine.errors import RuleError
-from game.engine.protocol import WAIT
+from game.engine.protocol import WAIT, ScriptedTutorial
 from games.kelimeki.engine import board
 from games.kelimeki.engine.alphabet import COUNTS, TILES
 from games.kelimeki.engine.board import corners_for
@@ -110,18 +111,6 @@ def finish(state: State) -> None:
     """A Kelimeki match is one game: it is over when the game is (nothing to do)."""
 
 
-class KelimekiTutorial:
-    options = {"vs_ai": True}  # cleaned by the platform's match_create (W-X3)
-    seats = 2
-    human_seat = HUMAN
-    bot_level = "easy"
-
-    initial_state = staticmethod(initial_state)
-    check_action = staticmethod(check_action)
-    bot_choice = staticmethod(bot_choice)
-    progress = staticmethod(progress)
-    completed = staticmethod(completed)
-    finish = staticmethod(finish)
-
-
-TUTORIAL = KelimekiTutorial()
+# the protocol's Tutorial: the script above reads the match state (one game)
+TUTORIAL = ScriptedTutorial(options={"vs_ai": True}, seats=2, human_seat=HUMAN,  # W-X3
+                            bot_level="easy", script=sys.modules[__name__])  # fmt: skip

@@ -22,9 +22,11 @@ Pure Python: ``TUTORIAL`` meets the protocol's ``Tutorial`` (``GAME.tutorial``).
 
 from __future__ import annotations
 
+import sys
+
 from game.engine.errors import RuleError
 from game.engine.fair import SeededRNG
-from game.engine.protocol import WAIT
+from game.engine.protocol import WAIT, ScriptedTutorial
 from games.king.engine.cards import card, name
 from games.king.engine.hand import HandState
 from games.king.engine.match import MatchState, commit
@@ -137,32 +139,6 @@ def finish(ms: MatchState) -> None:
     ms.over = True
 
 
-class KingTutorial:
-    """The guided hand behind the protocol's ``Tutorial`` (the state is King's
-    ``MatchState``; the script reads its one hand)."""
-
-    options = {"length": LENGTH, "rated": False}
-    seats = 4
-    human_seat = HUMAN
-    bot_level = BOT_LEVEL
-
-    def initial_state(self, seed: str) -> MatchState:
-        return initial_state(seed)
-
-    def check_action(self, state: MatchState, seat: int, action) -> None:
-        check_action(state.hand, seat, action)
-
-    def bot_choice(self, state: MatchState, bots: set[int]):
-        return bot_choice(state.hand, bots)
-
-    def progress(self, state: MatchState) -> dict:
-        return progress(state.hand)
-
-    def completed(self, state: MatchState) -> bool:
-        return completed(state.hand)
-
-    def finish(self, state: MatchState) -> None:
-        finish(state)
-
-
-TUTORIAL = KingTutorial()
+# the protocol's Tutorial: the script above reads the match's one hand
+TUTORIAL = ScriptedTutorial(options={"length": LENGTH, "rated": False}, seats=4, human_seat=HUMAN, bot_level=BOT_LEVEL,
+                            script=sys.modules[__name__], part=lambda state: state.hand)  # fmt: skip

@@ -28,10 +28,11 @@ listed or ranked; ``game.tutorial``), through the one service path.
 from __future__ import annotations
 
 import random
+import sys
 
 from game.engine.errors import RuleError
 from game.engine.fair import SeededRNG
-from game.engine.protocol import WAIT
+from game.engine.protocol import WAIT, ScriptedTutorial
 from games.kut.engine.deal import hand_from_faces
 from games.kut.engine.match import MatchState
 from games.kut.engine.views import can_claim
@@ -64,6 +65,7 @@ SCRIPT = {
     (2, 1): ("draw", WAIT),  # the claim stays open until this bot discards (K-C5)
 }
 FIXED_BOT_TILES = {1: ["K13", CLAIM_TILE], 2: ["R11"], 3: ["Y1"]}
+
 
 def deal_faces() -> dict:
     """The scripted deal as faces: the fixed tiles above, the other 82 tiles in a fixed
@@ -191,32 +193,6 @@ def bot_choice(hand, botset: set[int]):
     return seat, {"type": "discard", "tile": discard}
 
 
-class KutTutorial:
-    """The trial hand behind the protocol's ``Tutorial`` (the state is KÜT's
-    ``MatchState``; the script reads its one hand)."""
-
-    options = {"tasks": TASKS}
-    seats = 4
-    human_seat = HUMAN
-    bot_level = BOT_LEVEL
-
-    def initial_state(self, seed: str) -> MatchState:
-        return initial_state(seed)
-
-    def check_action(self, state: MatchState, seat: int, action) -> None:
-        check_action(state.hand, seat, action)
-
-    def bot_choice(self, state: MatchState, bots: set[int]):
-        return bot_choice(state.hand, bots)
-
-    def progress(self, state: MatchState) -> dict:
-        return progress(state.hand)
-
-    def completed(self, state: MatchState) -> bool:
-        return completed(state.hand)
-
-    def finish(self, state: MatchState) -> None:
-        finish(state)
-
-
-TUTORIAL = KutTutorial()
+# the protocol's Tutorial: the script above reads the match's one hand
+TUTORIAL = ScriptedTutorial(options={"tasks": TASKS}, seats=4, human_seat=HUMAN, bot_level=BOT_LEVEL,
+                            script=sys.modules[__name__], part=lambda state: state.hand)  # fmt: skip
