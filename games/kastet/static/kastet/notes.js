@@ -6,37 +6,10 @@
 // when the player moves again.
 
 export function kastetNotes(t) {
-  const { S, T, $, board, root } = t;
+  const { S, T, root } = t;
   const shown = new Set();
 
-  // The okey kit's notes box when it has one (../okey/table-kit.js), else this table's own
-  // under the board, styled as the kit's (../okey/overlay.css: .kt-notes, .kt-note).
-  function ownNote(kind, text) {
-    let box = $(".ks-notes");
-    if (!box) {
-      box = document.createElement("div");
-      box.className = "kt-notes ks-notes";
-      board.after(box);
-    }
-    let el = $(`.kt-note[data-kind="${kind}"]`, box);
-    if (!text) {
-      if (el) el.remove();
-      return null;
-    }
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "kt-note";
-      el.dataset.kind = kind;
-      el.setAttribute("role", "alert");
-      el.innerHTML = `<p class="kt-note-text"></p><button type="button" class="kt-note-close"></button>`;
-      $(".kt-note-close", el).addEventListener("click", () => el.remove());
-      box.append(el);
-    }
-    $(".kt-note-text", el).textContent = text;
-    $(".kt-note-close", el).textContent = T.dismiss;
-    return el;
-  }
-  const note = (kind, text) => (t.note || ownNote)(kind, text);
+  const note = (kind, text) => t.note(kind, text); // the okey kit's (../okey/table-kit.js)
 
   // A frame came: a timeout of this seat not yet told is told now.  `draftDropped`: the
   // frame dropped the player's unsent draft (S-N7).

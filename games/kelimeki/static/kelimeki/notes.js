@@ -5,6 +5,7 @@
 // table opened in another tab (close code 4009, "replaced"): a panel whose *Burada oyna*
 // takes the seat back.  `t` is the board (./board.js).
 
+import { putNote } from "../js/note.js";
 import { fmt } from "../js/text.js";
 
 export function kelimekiNotes(t) {
@@ -13,31 +14,11 @@ export function kelimekiNotes(t) {
 
   function note(kind, text, buttonLabel = null, onClick = null) {
     const box = $(".kk-notes");
-    let el = box.querySelector(`.kk-note[data-kind="${kind}"]`);
-    if (!text) {
-      if (el) el.remove();
-      box.hidden = !box.children.length;
-      return;
-    }
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "kk-note";
-      el.dataset.kind = kind;
-      el.setAttribute("role", "alert");
-      box.append(el);
-    }
-    el.innerHTML = `<p class="kk-note-text"></p>`;
-    el.querySelector(".kk-note-text").textContent = text;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = buttonLabel ? "button kk-note-act" : "button button-ghost kk-note-close";
-    button.textContent = buttonLabel || T.dismiss;
-    button.addEventListener("click", () => {
-      if (onClick) onClick();
-      else note(kind, null);
+    putNote(box, kind, text, {
+      p: "kk", dismiss: T.dismiss, label: buttonLabel, onClick,
+      closeClass: "button button-ghost", onClose: () => note(kind, null),
     });
-    el.append(button);
-    box.hidden = false;
+    box.hidden = !box.children.length;
   }
 
   // Once per timeout, also across reloads of this page (sessionStorage).

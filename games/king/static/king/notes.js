@@ -3,6 +3,8 @@
 // (G-T2: `match.timeouts`, each note once) and this table opened in another tab (close
 // code 4009: "Play here" takes the seat back).
 
+import { putNote } from "../js/note.js";
+
 export function kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchId }) {
   // the notes already shown at this match, kept for this browser tab: a reload does not
   // show the same timeout again (the frames carry each seat's latest one for the hand)
@@ -33,26 +35,7 @@ export function kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchI
       box.className = "kg-notes";
       board.after(box);
     }
-    let el = box.querySelector(`.kg-note[data-kind="${kind}"]`);
-    if (!text) {
-      if (el) el.remove();
-      return;
-    }
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "kg-note";
-      el.dataset.kind = kind;
-      el.setAttribute("role", "alert");
-      box.append(el);
-    }
-    el.innerHTML = `<p class="kg-note-text"></p>`;
-    el.querySelector(".kg-note-text").textContent = text;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = buttonLabel ? "button kg-note-act" : "kg-note-close";
-    button.textContent = buttonLabel || T.dismiss;
-    button.addEventListener("click", () => (onClick ? onClick() : el.remove()));
-    el.append(button);
+    putNote(box, kind, text, { p: "kg", dismiss: T.dismiss, label: buttonLabel, onClick });
   }
 
   // G-T2: each timeout of this seat once, in King's words (the card, or the contract).

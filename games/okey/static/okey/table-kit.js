@@ -8,6 +8,7 @@
 // strings T; this module works on them, it holds no state of its own.
 
 import { openMatchSocket } from "../js/match-socket.js";
+import { putNote } from "../js/note.js";
 import { CELLS, ROW, esc, fmt, localMove } from "./tiles.js";
 
 // root: the table element; S, T: the table's state and strings; statusText(): the status
@@ -85,30 +86,7 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
       for (const away of $$(":scope > .kt-notes")) stack.append(away);
       $(".kt-board").after(stack);
     }
-    let el = $(`.kt-note[data-kind="${kind}"]`, box);
-    if (!text) {
-      if (el) el.remove();
-      return null;
-    }
-    if (!el) {
-      el = document.createElement("div");
-      el.className = "kt-note";
-      el.dataset.kind = kind;
-      el.setAttribute("role", "alert");
-      box.append(el);
-    }
-    el.innerHTML = `<p class="kt-note-text"></p>`;
-    $(".kt-note-text", el).textContent = text;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = buttonLabel ? "kt-btn kt-note-act" : "kt-note-close";
-    button.textContent = buttonLabel || T.dismiss;
-    button.addEventListener("click", () => {
-      if (onClick) onClick();
-      else el.remove();
-    });
-    el.append(button);
-    return el;
+    return putNote(box, kind, text, { p: "kt", dismiss: T.dismiss, label: buttonLabel, onClick, actClass: "kt-btn" });
   }
 
   function dropTarget(x, y) {

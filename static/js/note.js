@@ -1,0 +1,34 @@
+// A note that stays until it is dealt with (not a toast), one per `kind`, in a table's
+// notes `box`: a timeout, this table opened in another tab… (issue 29: every table has
+// them; the okey kit's, King's and Kelimeki's boxes).  `text` null removes it.  `p`: the
+// table's class prefix (`<p>-note`, `<p>-note-text`, `<p>-note-act`, `<p>-note-close`);
+// `label` and `onClick`: its button, else a Close button (`dismiss`) that removes the
+// note, or calls `onClose`.  Returns the note's element (null when removed).
+export function putNote(box, kind, text, opts) {
+  const { p, dismiss, label = null, onClick = null, actClass = "button", closeClass = "", onClose = null } = opts;
+  let el = box.querySelector(`.${p}-note[data-kind="${kind}"]`);
+  if (!text) {
+    if (el) el.remove();
+    return null;
+  }
+  if (!el) {
+    el = document.createElement("div");
+    el.className = `${p}-note`;
+    el.dataset.kind = kind;
+    el.setAttribute("role", "alert");
+    box.append(el);
+  }
+  el.innerHTML = `<p class="${p}-note-text"></p>`;
+  el.querySelector(`.${p}-note-text`).textContent = text;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = label ? `${actClass} ${p}-note-act` : `${closeClass} ${p}-note-close`.trim();
+  button.textContent = label || dismiss;
+  button.addEventListener("click", () => {
+    if (onClick) onClick();
+    else if (onClose) onClose();
+    else el.remove();
+  });
+  el.append(button);
+  return el;
+}
