@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from django.utils.translation import pgettext
 
+from games.king.strings import king_strings
+
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def analysis_move_text(self, move: dict) -> str:
     """E.g. "play the queen of spades" / "maça kız oyna", "choose Trump ♠"."""
-    from games.king.web import king_strings  # web.py imports this module
-
     words = king_strings()
     kind = (move or {}).get("type")
     if kind == "play":

@@ -1,0 +1,122 @@
+"""King's table words (its script holds no word of its own): the contracts, cards,
+reasons and the table's lines, in the request's language — read by the web side, the
+analysis's words and the guide's card tag."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+
+def king_strings() -> dict:
+    return {
+        "contracts": {
+            "el_almaz": _("No tricks"),
+            "kupa_almaz": _("No hearts"),
+            "erkek_almaz": _("No kings or jacks"),
+            "kiz_almaz": _("No queens"),
+            "rifki": _("Rıfkı (king of hearts)"),
+            "son_iki": _("Last two"),
+            "koz": _("Trump"),
+        },
+        "suits": {"S": _("spades"), "H": _("hearts"), "C": _("clubs"), "D": _("diamonds")},
+        "ranks": {
+            "A": _("ace"),
+            "K": _("king"),
+            "Q": _("queen"),
+            "J": _("jack"),
+            "T": "10",
+            "9": "9",
+            "8": "8",
+            "7": "7",
+            "6": "6",
+            "5": "5",
+            "4": "4",
+            "3": "3",
+            "2": "2",
+        },  # fmt: skip
+        "card": _("{rank} of {suit}"),
+        # G-Q2: why a contract cannot be chosen
+        "reasons": {
+            "no_ceza_left": _("You have no penalty choice left"),
+            "no_koz_left": _("You have no trump choice left"),
+            "contract_used_up": _("Played twice"),
+        },
+        "you": _("You"),
+        "bot_name": _("Bot {n} ({level})"),
+        "levels": {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")},
+        "hand_of": _("Hand {n} of {total}"),
+        "choosing": _("{name} is choosing the contract…"),
+        "choose_title": _("Choose the contract"),
+        "quota": _("Penalty {ceza} · Trump {koz}"),
+        "trump_title": _("Trump: name the suit"),
+        "trump_is": _("Trump: {suit}"),
+        "your_turn": _("Your turn: play a card"),
+        "their_turn": _("{name} is playing"),
+        "seconds": _("{n} s"),
+        "tricks": _("Tricks {n}"),
+        "cards_left": _("{n} cards"),
+        "chooser": _("chooser"),
+        "away": _("away"),
+        "back": _("I'm back"),  # G-T3: the player takes the seat back from the bot
+        "bot": _("bot"),
+        "offline": _("offline"),
+        "hand_score": _("Hand score {n}"),
+        "total": _("Total {n}"),
+        "no_last_trick": _("No trick has been completed yet."),
+        "last_trick_winner": _("{name} took it."),
+        "hand_over": _("Hand {n} is over: {contract}"),
+        "ended_early": _("The hand ended early: every penalty card was taken."),
+        "next_hand_in": _("The next hand starts in {n} s."),
+        "next_hand_soon": _("The next hand starts now."),
+        "match_over": _("The match is over"),
+        "winner": _("Winner: {names}"),
+        "winners": _("Shared first place: {names}"),
+        "player": _("Player"),
+        "tricks_col": _("Tricks"),
+        "score_col": _("Hand"),
+        "total_col": _("Total"),
+        "place_col": _("Place"),
+        "deal": _("The deal"),
+        "verify_shuffle": _("Verify this hand's shuffle"),  # P-2, G-V2
+        "verify_url": reverse("game:verify"),
+        "hand_col": _("Hand"),
+        "chooser_col": _("Chooser"),
+        "contract_col": _("Contract"),
+        "totals_row": _("Totals"),
+        "left_row": _("Choices left"),
+        "plays_left": _("Penalty contracts left to play"),
+        "no_rows": _("No hand has been played yet."),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "cannot_join": _("You cannot join this table."),
+        "replaced": _("You opened this table in another tab; this one is closed."),
+        "replaced_note": _("This table is open in another tab."),  # issue 29: take it back
+        "play_here": _("Play here"),
+        "dismiss": _("Close"),
+        # G-T2, issue 29: what the timer did for the player, said once per timeout
+        "timed_out_card": _("Your time ran out: {card} was played for you."),
+        "timed_out_choice": _("Your time ran out: {contract} was chosen for you."),
+        "watching": _("You are watching."),
+        "closed": _("The table was closed."),
+        "errors": {
+            "not_your_turn": _("It is not your turn."),
+            "must_follow_suit": _("You must follow the suit that was led."),
+            "must_play_kh": _("The king of hearts must fall on the ace."),
+            "must_trump": _("You have none of the led suit: play a trump."),
+            "must_play_penalty_card": _("You have none of the led suit: play a penalty card."),
+            "trump_not_broken": _("You cannot lead a trump before trumps are broken."),
+            "hearts_not_broken": _("You cannot lead a heart before hearts are broken."),
+            "no_ceza_left": _("You have no penalty choice left"),
+            "no_koz_left": _("You have no trump choice left"),
+            "contract_used_up": _("Played twice"),
+            "already_chosen": _("The contract is already chosen."),
+            "not_chosen": _("Wait for the contract to be chosen."),
+            "not_in_hand": _("You do not hold that card."),
+            "hand_over": _("The hand is over."),
+            "stale_version": _("The table moved on; look again."),
+            # the guided first hand (games/king/engine/tutorial.py): keep to the hint
+            "tutorial_choose_kupa": _("In this guided hand, choose No hearts."),
+            "tutorial_card": _("In this guided hand, play the card the hint names."),
+        },
+    }
