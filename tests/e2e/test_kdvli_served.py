@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 import re
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import orjson
 import pytest
@@ -24,12 +23,12 @@ from game.models import Match, MatchAction
 from tests.e2e import touch
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context
 from tests.e2e.tilepage import TilePage
+from tests.e2e.touch import screenshot
 from tests.games.kdvli.engine.helpers import hand_of, scenario
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 GAME = registry.get("kdvli")
-SCREENS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 OVER = (Match.Status.FINISHED, Match.Status.ABANDONED, Match.Status.ABORTED)
 # 15 tiles, all in runs under indicator Y5 (okey Y6): a finish needs one of R1, R5, Y2, Y5
 # out (tests/games/kdvli/engine/test_arrange_finish.py)
@@ -71,31 +70,8 @@ def make_match(settings, users, seed: str, *, game="kdvli", rated=False, options
         move_seconds=30 if rated else None))  # fmt: skip
 
 
-def screenshot(page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"))
-
-
 def measure(page, where: str, within: str = "") -> None:
-    """Every touch target at least 40×40 (issue 29 item 8); the smallest, for the report.
-    ``within``: only the targets inside these elements (a card over the table).  The
-    rack's separators (``.kt-gap``, a few px between two tiles) are measured apart: a
-    40-px hit area there would take the tiles' own (Seri Diz / Çift Diz and empty cells
-    set groups apart too)."""
-    found = touch.targets(page)
-    if within:  # the same measure, on what lies inside ``within`` only
-        scoped = ", ".join(f"{box.strip()} {sel.strip()}" for box in within.split(",")
-                           for sel in touch.INTERACTIVE.split(", "))  # fmt: skip
-        found = page.evaluate(touch.MEASURE_JS, [scoped, touch.MIN, ""])
-    gaps = [t for t in found if "ayırıcı" in t["name"]]
-    rest = [t for t in found if t not in gaps]
-    small = [t for t in rest if t["w"] < touch.MIN or t["h"] < touch.MIN]
-    least = (min(t["w"] for t in rest), min(t["h"] for t in rest)) if rest else (0, 0)
-    print(
-        f"\n[touch] kdvli {where}: smallest {least} of {len(rest)} targets; "
-        f"{len(gaps)} separators {gaps[0]['w'] if gaps else '-'}×{gaps[0]['h'] if gaps else '-'}"
-    )
-    assert small == [], small
+    touch.measure(page, "kdvli", where, within)
 
 
 # --- the guide ---------------------------------------------------------------------------

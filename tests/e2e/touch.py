@@ -4,6 +4,10 @@ CSS px.  ``too_small(page)`` lists the visible ones that are smaller, with their
 
 from __future__ import annotations
 
+from pathlib import Path
+
+SCREENS = Path(__file__).resolve().parents[2] / "var" / "screenshots"  # every table's
+
 MIN = 40
 
 # what a finger can act on: controls, links, and whatever a table makes tappable
@@ -54,3 +58,32 @@ def too_small(page, extra: str = "", minimum: int = MIN) -> list[dict]:
 def smallest(page, extra: str = "") -> tuple[float, float]:
     found = targets(page, extra)
     return (min(t["w"] for t in found), min(t["h"] for t in found)) if found else (0, 0)
+
+
+def measure(page, game: str, where: str, within: str = "") -> tuple[list, list]:
+    """Every touch target at least 40×40 (issue 29 item 8), the smallest printed for the
+    report; returns (targets, separators).  ``within``: only the targets inside these
+    elements (a card over the table).  The okey racks' separators (``.kt-gap``, a few px
+    between two cells) are measured apart: a 40-px hit area there would take the cells'
+    own (Seri Diz / Çift Diz and empty cells set groups apart too)."""
+    found = targets(page)
+    if within:  # the same measure, on what lies inside ``within`` only
+        scoped = ", ".join(f"{box.strip()} {sel.strip()}" for box in within.split(",")
+                           for sel in INTERACTIVE.split(", "))  # fmt: skip
+        found = page.evaluate(MEASURE_JS, [scoped, MIN, ""])
+    gaps = [t for t in found if "ayırıcı" in t["name"]]
+    rest = [t for t in found if t not in gaps]
+    small = [t for t in rest if t["w"] < MIN or t["h"] < MIN]
+    least = (min(t["w"] for t in rest), min(t["h"] for t in rest)) if rest else (0, 0)
+    print(
+        f"\n[touch] {game} {where}: smallest {least} of {len(rest)} targets; "
+        f"{len(gaps)} separators {gaps[0]['w'] if gaps else '-'}×{gaps[0]['h'] if gaps else '-'}"
+    )
+    assert small == [], small
+    return rest, gaps
+
+
+def screenshot(page, name: str) -> None:
+    """The page as ``var/screenshots/<name>.png`` (issue 29: every table, desktop and phone)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"))
