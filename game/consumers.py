@@ -129,7 +129,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await fanout.join(self.topic, self)  # before the snapshot: no change falls between
         if seat is not None:
-            await database_sync_to_async(services.match_seat_connected)(self.match_id, seat, True)
+            await database_sync_to_async(services.match_seat_connected)(
+                self.match_id, seat, True, socket=self.channel_name
+            )
         await self.send_snapshot()
 
     async def _refuse(self, code: int) -> None:
@@ -159,7 +161,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(self.owner_group, self.channel_name)
             if self.seat is not None and not self.replaced:
                 await database_sync_to_async(services.match_seat_connected)(
-                    self.match_id, self.seat, False
+                    self.match_id, self.seat, False, socket=self.channel_name
                 )
 
     @database_sync_to_async

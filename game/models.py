@@ -114,6 +114,10 @@ class MatchSeat(models.Model):
     # P-13: when the seat's last socket went (None while connected or never connected);
     # ``dropped``: a bot plays the seat because its player dropped (not K-N7's timeouts)
     disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
+    # P-13: the channel name of the seat's newest socket.  Only that socket's close
+    # marks the seat disconnected: an older socket whose close the server learns late
+    # (a dropped network, a tab replaced before it heard so) leaves the new one's seat.
+    socket = models.CharField(_("socket"), max_length=100, blank=True, default="")
     dropped = models.BooleanField(_("dropped"), default=False)
     # P-12: a human asks to take this left seat; the host accepts with *Devam*
     request_user = models.ForeignKey(

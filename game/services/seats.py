@@ -42,17 +42,28 @@ def leave_rated_matches(user, game: str, now: datetime | None = None) -> list[in
 
 
 def match_seat_connected(match_id: int, seat: int, connected: bool,
-                         now: datetime | None = None) -> None:  # fmt: skip
+                         now: datetime | None = None, socket: str | None = None) -> None:  # fmt: skip
     """A seat's socket came or went: one UPDATE, then everyone gets the new labels.  (A
     move committed just before may still show the old flag until the next frame: its
     broadcast labels the seats it read under its lock.  Not worth taking the match's
     row lock on every connect and disconnect.)  P-13: the moment of the drop is kept;
-    a player who comes back gets the seat back from the bot that stood in for the drop."""
+    a player who comes back gets the seat back from the bot that stood in for the drop.
+
+    ``socket`` (the consumer's channel name): the newest socket owns the seat's
+    presence, and the close of any other one changes nothing — the server may learn of
+    an old socket's close after the player's new socket connected (a reconnect after a
+    network drop, a tab that closed before it was told it was replaced), and that late
+    close must not hand a connected player's turns to a bot (P-13)."""
     seats = MatchSeat.objects.filter(match_id=match_id, seat=seat)
     if connected:
-        updated = seats.update(connected=True, disconnected_at=None)
+        fields = {"connected": True, "disconnected_at": None}
+        if socket is not None:
+            fields["socket"] = socket
+        updated = seats.update(**fields)
         seats.filter(dropped=True).update(dropped=False, away=False, away_since=None)
     else:
+        if socket is not None:
+            seats = seats.filter(socket=socket)
         updated = seats.update(connected=False, disconnected_at=_now(now))
     if updated:
         events.after_commit(events.presence_changed, match_id=match_id)

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from game import services
-from game.models import Match
+from game.models import Match, MatchSeat
 from games.kut.engine import bots
 from games.kut.engine.match import MatchState
 from tests.game.conftest import connect, receive, session_cookie
@@ -213,3 +213,32 @@ async def test_a_second_tab_replaces_the_first_which_is_told_why(players):
     seat = await sync_to_async(lambda: m.seats.get(seat=0).connected)()
     assert seat  # the replaced tab's close did not mark the player offline
     await second.disconnect()
+
+
+async def test_p13_an_old_sockets_late_close_leaves_the_new_sockets_seat_connected(players):
+    """P-13: the server may learn that a player's old socket closed (a dropped network,
+    a tab closed before it heard it was replaced) after the player's new socket
+    connected.  That late close must not mark the seat disconnected — after the drop
+    grace a bot would play a connected player's turns.  Only the newest socket's close
+    counts."""
+    mid, cookies = await make_match(players)
+    seat_of = sync_to_async(lambda: MatchSeat.objects.get(match_id=mid, seat=0))
+    first, ok, _ = await connect(mid, cookies[0])
+    assert ok
+    await receive(first)
+    old_socket = (await seat_of()).socket
+    assert old_socket.strip()
+    second, ok, _ = await connect(mid, cookies[0])
+    assert ok
+    await receive(second)
+    seat = await seat_of()
+    assert seat.connected and seat.socket.strip() and seat.socket != old_socket
+    # the old socket's close handled now, after the new one connected
+    await sync_to_async(services.match_seat_connected)(mid, 0, False, socket=old_socket)
+    seat = await seat_of()
+    assert seat.connected and seat.disconnected_at is None
+    # the newest socket's close counts
+    await second.disconnect()
+    seat = await seat_of()
+    assert not seat.connected and seat.disconnected_at is not None
+    await first.disconnect()

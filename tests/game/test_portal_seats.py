@@ -158,3 +158,23 @@ def test_p12_pages_ask_for_a_seat_and_the_host_answers(players, outsider):
     assert host.post(answer, {"seat": "1", "accept": "1"}).json() == {"ok": True}
     response = visitor.get(url)
     assert response.status_code == 302 and response.url == reverse("game:match", args=[m.pk])
+
+
+def test_p13_a_late_close_of_an_older_socket_gives_no_bot_the_seat(players, settings):
+    """P-13: the player reconnected (socket "b") before the server heard that the old
+    socket ("a") closed; that late close changes nothing, so no bot takes the turns of
+    a connected player after the grace.  The newest socket's close starts the grace."""
+    settings.KUT_DROP_GRACE_SECONDS = 15
+    m = _human_turn_match(players, seed="p13-late")
+    t0 = timezone.now()
+    services.match_seat_connected(m.pk, 0, True, socket="a")
+    services.match_seat_connected(m.pk, 0, True, socket="b")
+    services.match_seat_connected(m.pk, 0, False, now=t0, socket="a")
+    sweep(t0 + timedelta(seconds=16))
+    seat = _seat(m, 0)
+    assert seat.connected and not seat.away and not seat.dropped
+    assert not MatchAction.objects.filter(match=m, seat=0, actor="bot").exists()
+    services.match_seat_connected(m.pk, 0, False, now=t0, socket="b")
+    sweep(t0 + timedelta(seconds=16))
+    seat = _seat(m, 0)
+    assert not seat.connected and seat.away and seat.dropped
