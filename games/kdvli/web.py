@@ -108,7 +108,6 @@ def finish_text(detail: dict) -> str:
 class KdvliWeb(GameWeb):
     table_template = "kdvli/table.html"
     replay_template = "okey/replay.html"  # the okey family's replay page
-    record_template = "kdvli/record.html"  # each hand: who finished, how, the points (V-S*)
     guide_templates = {"tr": "kdvli/guide_tr.html", "en": "kdvli/guide_en.html"}
     from games.kdvli.analysis_words import analysis_move_text  # issue 31: the analysis's words
 
@@ -132,22 +131,31 @@ class KdvliWeb(GameWeb):
 
     def record_context(self, match, record: dict) -> dict:
         """Each hand's finisher and each seat's points and indicator bonus (V-S2…V-S3,
-        V-I2), from the hand's stored detail (games/kdvli/engine/match.py record)."""
+        V-I2) as the platform record's own columns, from the hand's stored detail
+        (games/kdvli/engine/match.py record).  A void hand (V-E2) writes nothing and is
+        not listed."""
         names = record["names"]
         hands = []
         for hand in record["hands"]:
             detail = hand["detail"]
             finisher = detail.get("finisher")
             points, bonuses = detail.get("points") or [], detail.get("bonuses") or []
-            rows = [
-                {**row, "finisher": finisher == row["seat"],
-                 "points": points[row["seat"]] if row["seat"] < len(points) else None,
-                 "bonus": bonuses[row["seat"]] if row["seat"] < len(bonuses) else 0}
-                for row in hand["rows"]
-            ]  # fmt: skip
-            hands.append({**hand, "rows": rows,
-                          "finisher": names[finisher] if finisher is not None else None})  # fmt: skip
-        return {"kdvli_hands": hands}
+            rows = []
+            for row in hand["rows"]:
+                seat = row["seat"]
+                mine = {"finisher": finisher == seat,
+                        "points": points[seat] if seat < len(points) else None,
+                        "bonus": bonuses[seat] if seat < len(bonuses) else 0}  # fmt: skip
+                shown = (_("finished") if mine["finisher"]
+                         else "·" if mine["points"] is None else mine["points"])  # fmt: skip
+                mine["cells"] = [{"text": shown, "cls": "points"},
+                                 {"text": mine["bonus"] or "·", "cls": "bonus"}]  # fmt: skip
+                rows.append({**row, **mine})
+            note = ""  # the record's words ("… eli bitirdi."), not the table's
+            if finisher is not None:
+                note = _("%(name)s finished.") % {"name": names[finisher]}
+            hands.append({**hand, "rows": rows, "note": note})
+        return {"record_heads": [_("Points"), _("Indicator")], "record_hands": hands}
 
     def ranking_text(self) -> str:
         return _(

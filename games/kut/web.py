@@ -155,7 +155,6 @@ ERRORS = {
 class KutWeb(GameWeb):
     table_template = "kut/table.html"
     replay_template = "okey/replay.html"
-    record_template = "kut/record.html"
     guide_templates = {"tr": "kut/guide_tr.html", "en": "kut/guide_en.html"}
     urls = "games.kut.urls"
     # the table's own styles and scripts, kept by the service worker for a fast start
@@ -210,22 +209,27 @@ class KutWeb(GameWeb):
         return {**okey_errors(), **ERRORS}
 
     def record_context(self, match, record: dict) -> dict:
-        """Each hand's rows with the reasons of each seat's score (K-S1…K-S6) and who
-        finished, from the hand's stored detail."""
+        """Each hand's rows with the reasons of each seat's score (K-S1…K-S6) as the
+        platform record's own columns, and who finished, from the hand's stored detail."""
         names = record["names"]
         hands = []
         for hand in record["hands"]:
             lines = hand["detail"].get("lines") or []
             finisher = hand["detail"].get("finisher")
-            rows = [
-                {**row, "finisher": finisher == row["seat"],
-                 "reasons": [(lines[row["seat"]] if row["seat"] < len(lines) else {}).get(k, 0)
-                             for k in REASONS]}
-                for row in hand["rows"]
-            ]  # fmt: skip
-            hands.append({**hand, "rows": rows,
-                          "finisher": names[finisher] if finisher is not None else None})  # fmt: skip
-        return {"kut_hands": hands}
+            rows = []
+            for row in hand["rows"]:
+                line = lines[row["seat"]] if row["seat"] < len(lines) else {}
+                reasons = [line.get(k, 0) for k in REASONS]
+                cells = [{"text": v or "·", "cls": "reason"} for v in reasons]
+                rows.append({**row, "finisher": finisher == row["seat"], "reasons": reasons,
+                             "cells": cells})  # fmt: skip
+            if finisher is None:
+                note = _("The deck ran out; nobody finished.")
+            else:  # the record's words ("… eli bitirdi."), not the table's
+                note = _("%(name)s finished.") % {"name": names[finisher]}
+            hands.append({**hand, "rows": rows, "note": note})
+        heads = [_("Finish"), _("Not opened"), _("Tiles"), _("Okeys"), _("İşlek discards")]
+        return {"record_heads": heads, "record_hands": hands}
 
     def tutorial_about(self) -> str:
         return _(

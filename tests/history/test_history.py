@@ -120,7 +120,7 @@ def test_match_record_reasons_add_up_to_the_totals(played):
         state = MatchState.from_dict(match.state)
         assert len(record["hands"]) == 5 and record["complete"]
         running = [0, 0, 0, 0]
-        for hand in page.context["kut_hands"]:  # KÜT's record part (games/kut/web.py)
+        for hand in page.context["record_hands"]:  # KÜT's columns (games/kut/web.py)
             assert hand["label"]  # the task's text (K-M3)
             for row in hand["rows"]:
                 assert sum(row["reasons"]) == row["score"]  # finish, not opened, tiles…

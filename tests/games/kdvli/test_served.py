@@ -163,7 +163,7 @@ def test_the_match_record_speaks_kdvli(settings):
                   "KDVli"):  # fmt: skip
         assert words in html, words
     assert "görev" not in html.lower() and "Deste tükendi" not in html
-    kdvli_hands = page.context["kdvli_hands"]
+    kdvli_hands = page.context["record_hands"]
     first = kdvli_hands[0]["rows"]
     assert [r["points"] for r in first] == [0, 34, 24, 18] and first[2]["bonus"] == -25
     assert first[0]["finisher"] and not first[1]["finisher"]
