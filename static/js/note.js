@@ -3,7 +3,8 @@
 // them; the okey kit's, King's and Kelimeki's boxes).  `text` null removes it.  `p`: the
 // table's class prefix (`<p>-note`, `<p>-note-text`, `<p>-note-act`, `<p>-note-close`);
 // `label` and `onClick`: its button, else a Close button (`dismiss`) that removes the
-// note, or calls `onClose`.  Returns the note's element (null when removed).
+// note, or calls `onClose`.  Put again with the same text and button, the note keeps its
+// nodes.  Returns the note's element (null when removed).
 export function putNote(box, kind, text, opts) {
   const { p, dismiss, label = null, onClick = null, actClass = "button", closeClass = "", onClose = null } = opts;
   let el = box.querySelector(`.${p}-note[data-kind="${kind}"]`);
@@ -18,17 +19,25 @@ export function putNote(box, kind, text, opts) {
     el.setAttribute("role", "alert");
     box.append(el);
   }
+  // the button acts as the latest call says (a new frame may bring a new handler)
+  el._act = () => {
+    if (onClick) onClick();
+    else if (onClose) onClose();
+    else el.remove();
+  };
+  // An unchanged note keeps its nodes: tables put their notes again on every frame, and
+  // a button made anew each time slips from under a finger or a click (and a screen
+  // reader would hear the alert again).
+  const face = JSON.stringify([text, label || dismiss, label ? actClass : closeClass]);
+  if (el.dataset.face === face) return el;
+  el.dataset.face = face;
   el.innerHTML = `<p class="${p}-note-text"></p>`;
   el.querySelector(`.${p}-note-text`).textContent = text;
   const button = document.createElement("button");
   button.type = "button";
   button.className = label ? `${actClass} ${p}-note-act` : `${closeClass} ${p}-note-close`.trim();
   button.textContent = label || dismiss;
-  button.addEventListener("click", () => {
-    if (onClick) onClick();
-    else if (onClose) onClose();
-    else el.remove();
-  });
+  button.addEventListener("click", () => el._act());
   el.append(button);
   return el;
 }

@@ -300,3 +300,34 @@ def test_timer_ring_warns_and_ticks_in_the_last_seconds(live_site, browser: Brow
     shot(page, "feel-timer-warn")
     table.assert_clean()
     context.close()
+
+
+PUT_NOTE_TWICE = """async () => {
+  const { putNote } = await import("/static/js/note.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  const clicks = [];
+  const opts = (n) => ({ p: "kt", dismiss: "Kapat", label: "Geri döndüm", onClick: () => clicks.push(n) });
+  const first = putNote(box, "away", "Süren iki kez üst üste doldu.", opts(1));
+  const button = first.querySelector("button");
+  const again = putNote(box, "away", "Süren iki kez üst üste doldu.", opts(2));
+  const kept = again === first && again.querySelector("button") === button && button.isConnected;
+  button.click();  // the latest call's handler
+  const changed = putNote(box, "away", "Başka bir söz.", opts(3));
+  const remade = changed.querySelector("button") !== button && changed.textContent.includes("Başka");
+  return { kept, clicks, remade, notes: box.children.length };
+}"""
+
+
+def test_a_note_put_again_unchanged_keeps_its_button(live_site, browser: Browser):
+    """Every table puts its notes again on every frame.  A note whose button was made
+    anew each time could not be clicked while frames came (the away note's *Geri döndüm*
+    slipped from under the click for 30 s while bots played the seat: a CI run failed
+    so); an unchanged note keeps its nodes, and its button does what the latest call
+    says."""
+    context = browser.new_context(base_url=live_site.url)
+    page = context.new_page()
+    page.goto("/")
+    result = page.evaluate(PUT_NOTE_TWICE)
+    assert result == {"kept": True, "clicks": [2], "remade": True, "notes": 1}, result
+    context.close()
