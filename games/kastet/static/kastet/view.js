@@ -10,7 +10,7 @@ import { readGroup } from "./groups.js";
 const POS = ["south", "east", "north", "west"]; // me, me+1 (on my right), me+2, me+3
 
 export function kastetView(t) {
-  const { root, board, S, T, $, playing, seatName, presence, setStatus, scoreTable, finalTable, teamsLine, showClosed } = t;
+  const { root, board, S, T, $, playing, seatName, presence, setStatus, scoreTable, teamsLine, renderEnd } = t;
 
   const okeyFace = () => (S.hand ? S.hand.okey : null);
   const tileHTML = (face, value) => okeyTile(face, okeyFace(), value);
@@ -232,50 +232,29 @@ export function kastetView(t) {
   }
 
   function renderOverlay() {
-    const overlay = $(".kt-overlay");
-    const m = S.match;
     const h = S.hand;
-    const title = $("#kt-overlay-title");
-    const sub = $(".kt-overlay-sub");
-    const scores = $(".kt-scores");
-    const reveal = $(".ks-reveal");
-    const finalActions = $(".kt-final-actions");
-    if (!m || !h) {
-      overlay.hidden = true;
-      return;
-    }
-    const tot = totals();
-    const hm = h.match || {};
-    if (m.status === "finished") {
-      overlay.hidden = false;
-      overlay.dataset.kind = "final";
-      title.textContent = T.match_over;
-      const names = (m.winners || []).map(seatName).join(", ");
-      sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teamsLine(hm.team_totals))}`;
-      const hands = (hm.hand_scores || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: hm.hands }), scores: row }));
-      scores.innerHTML = finalTable({ order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals: tot, cls: "ks-final-table" });
-      reveal.innerHTML = revealHTML(h);
-      $(".kt-countdown").textContent = "";
-      finalActions.hidden = false;
-      return;
-    }
-    if (m.status === "abandoned" || m.status === "aborted") {
-      showClosed(".ks-reveal");
-      return;
-    }
-    if (h.over) {
-      overlay.hidden = false;
-      overlay.dataset.kind = h.blocked ? "blocked" : "hand";
-      title.textContent = fmt(T.hand_over, { n: h.hand_no });
-      sub.textContent = (h.blocked ? T.blocked : fmt(T.finished_by, { name: seatName(h.finisher) })) + teamsLine(h.team_scores); // S-S5
-      const cells = (s) => `<td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${tot[s]}</td>`;
-      scores.innerHTML = scoreTable({ order: [0, 1, 2, 3].map(seatAt), heads: [T.col_hand, T.col_total], cells, winner: (s) => h.finisher === s });
-      reveal.innerHTML = revealHTML(h);
-      finalActions.hidden = true;
-      return;
-    }
-    overlay.hidden = true;
-    overlay.dataset.kind = "";
+    const hm = (h && h.match) || {};
+    renderEnd({
+      order: [0, 1, 2, 3].map(seatAt),
+      reveal: ".ks-reveal",
+      final: () => ({
+        teams: hm.team_totals,
+        hands: (hm.hand_scores || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: hm.hands }), scores: row })),
+        totals: totals(),
+        cls: "ks-final-table",
+        reveal: revealHTML(h),
+      }),
+      hand: () => {
+        const tot = totals();
+        const cells = (s) => `<td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${tot[s]}</td>`;
+        return {
+          kind: h.blocked ? "blocked" : "hand",
+          sub: esc((h.blocked ? T.blocked : fmt(T.finished_by, { name: seatName(h.finisher) })) + teamsLine(h.team_scores)), // S-S5
+          scores: scoreTable({ order: [0, 1, 2, 3].map(seatAt), heads: [T.col_hand, T.col_total], cells, winner: (s) => h.finisher === s }),
+          reveal: revealHTML(h),
+        };
+      },
+    });
   }
 
   return { okeyFace, tileName, seatAt, can, rackCells, myTurn, statusText, render };

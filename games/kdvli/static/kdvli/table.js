@@ -28,7 +28,7 @@ const board = root.querySelector(".kt-board");
 const S = { turnSeconds: 0, version: -1, layout: 0, match: null, hand: null, me: null, offset: 0, lastFrameAt: 0, picked: null, focus: 0, drag: null, deferred: false, myPoints: null, settingsOpen: false };
 const net = { inflight: null }; // the one move in flight (the socket itself: ../js/match-socket.js)
 // the shared parts of the tile tables: names, presence, status, toasts, drag end, clock
-const { $, playing, seatName, presence, setStatus, toast, note, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket, scoreTable, finalTable, teamsLine, showClosed } = tableKit({
+const { $, playing, seatName, presence, setStatus, toast, note, pointerDrag, rackPress, rackEdits, rackKey, tick: clockTick, openSocket, scoreTable, renderEnd } = tableKit({
   root, S, T, statusText: () => statusText(), render: () => render(),
 });
 const tick = () => clockTick("kv");
@@ -388,71 +388,36 @@ function revealHTML(h) {
 }
 
 function renderOverlay() {
-  const overlay = $(".kt-overlay");
-  const m = S.match;
   const h = S.hand;
-  const title = $("#kt-overlay-title");
-  const sub = $(".kt-overlay-sub");
-  const scores = $(".kt-scores");
-  const reveal = $(".kv-reveal");
-  const finalActions = $(".kt-final-actions");
-  if (!m || !h) {
-    overlay.hidden = true;
-    return;
-  }
-  const totals = h.totals || m.totals;
-  if (m.status === "finished") {
-    overlay.hidden = false;
-    overlay.dataset.kind = "final";
-    title.textContent = T.match_over;
-    const names = m.winners.map(seatName).join(", ");
-    sub.innerHTML = `<strong class="kt-winners">${esc(fmt(m.winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teamsLine(h.team_totals))}`;
-    const hands = (h.history || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: h.hands }), scores: row }));
+  const teamRows = (cells) => {
     let foot = "";
-    if (partnersOn()) {
-      for (const t of [0, 1]) {
-        foot += `<tr class="kv-team-row" data-team="${TEAMS[t]}"><th scope="row">${esc(teamName(t))}</th>`;
-        for (const row of h.history || []) foot += `<td>${row[t] + row[t + 2]}</td>`;
-        foot += `<td class="kt-sum">${h.team_totals[t]}</td></tr>`;
-      }
-    }
-    scores.innerHTML = finalTable({ order: [0, 1, 2, 3].map(seatAt), winners: m.winners, hands, totals, cls: "kv-final-table", foot });
-    reveal.innerHTML = revealHTML(h);
-    $(".kt-countdown").textContent = "";
-    finalActions.hidden = false;
-    return;
-  }
-  if (m.status === "abandoned" || m.status === "aborted") {
-    showClosed(".kv-reveal");
-    return;
-  }
-  if (h.over) {
-    overlay.hidden = false;
-    overlay.dataset.kind = h.void ? "void" : "hand";
-    title.textContent = fmt(T.hand_over, { n: h.hand_no });
-    if (h.void) {
-      sub.textContent = T.void_hand;
-      scores.innerHTML = "";
-    } else {
+    for (const t of [0, 1]) foot += `<tr class="kv-team-row" data-team="${TEAMS[t]}"><th scope="row">${esc(teamName(t))}</th>${cells(t)}</tr>`;
+    return foot;
+  };
+  renderEnd({
+    order: [0, 1, 2, 3].map(seatAt),
+    reveal: ".kv-reveal",
+    final: () => ({
+      teams: h.team_totals,
+      hands: (h.history || []).map((row, i) => ({ head: fmt(T.hand_of, { n: i + 1, total: h.hands }), scores: row })),
+      totals: h.totals || S.match.totals,
+      cls: "kv-final-table",
+      foot: partnersOn() ? teamRows((t) => (h.history || []).map((row) => `<td>${row[t] + row[t + 2]}</td>`).join("") + `<td class="kt-sum">${h.team_totals[t]}</td>`) : "",
+      reveal: revealHTML(h),
+    }),
+    hand: () => {
+      const reveal = revealHTML(h) + verifyLink(T, h.fair);
+      if (h.void) return { kind: "void", sub: esc(T.void_hand), scores: "", reveal };
+      const totals = h.totals || S.match.totals;
       const kind = h.finish_kind === "pairs" ? T.kind_pairs : T.kind_runs;
-      sub.innerHTML = `${esc(fmt(T.finished_by, { name: seatName(h.finisher) }))} (${esc(kind)}) · <strong class="kv-mult">${esc(fmt(T.multiplier, { n: h.multiplier }))}</strong>`;
+      const sub = `${esc(fmt(T.finished_by, { name: seatName(h.finisher) }))} (${esc(kind)}) · <strong class="kv-mult">${esc(fmt(T.multiplier, { n: h.multiplier }))}</strong>`;
       const cells = (s) => `<td>${h.reveal ? h.reveal[s].points : ""}</td><td>${h.seats[s].bonus || ""}</td><td class="kt-sum">${h.scores[s]}</td><td class="kt-sum">${totals[s]}</td>`;
       // V-S4: in partners each seat is scored alone; the team's hand score is the sum
-      let foot = "";
-      if (partnersOn()) {
-        for (const t of [0, 1]) {
-          foot += `<tr class="kv-team-row" data-team="${TEAMS[t]}"><th scope="row">${esc(teamName(t))}</th><td></td><td></td><td class="kt-sum">${h.scores[t] + h.scores[t + 2]}</td><td class="kt-sum">${h.team_totals[t]}</td></tr>`;
-        }
-      }
+      const foot = partnersOn() ? teamRows((t) => `<td></td><td></td><td class="kt-sum">${h.scores[t] + h.scores[t + 2]}</td><td class="kt-sum">${h.team_totals[t]}</td>`) : "";
       const heads = [T.col_points, T.col_bonus, T.col_hand, T.col_total];
-      scores.innerHTML = scoreTable({ order: [0, 1, 2, 3].map(seatAt), heads, cells, winner: (s) => h.finisher === s, foot });
-    }
-    reveal.innerHTML = revealHTML(h) + verifyLink(T, h.fair);
-    finalActions.hidden = true;
-    return;
-  }
-  overlay.hidden = true;
-  overlay.dataset.kind = "";
+      return { kind: "hand", sub, scores: scoreTable({ order: [0, 1, 2, 3].map(seatAt), heads, cells, winner: (s) => h.finisher === s, foot }), reveal };
+    },
+  });
 }
 
 // --- the clock: the move countdown (V-N5), the 10-second pause (V-M3), the watchdog ----------

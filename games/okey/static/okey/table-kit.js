@@ -413,5 +413,57 @@ export function tableKit({ root, S, T, statusText, render, requestSync }) {
     $(".kt-final-actions").hidden = false;
   }
 
-  return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, note, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket, scoreTable, finalTable, teamsLine, showClosed };
+  // The end-of-hand and final overlays: the kit draws the frame (the title, the
+  // winners' line, which parts show), the game its own lines.  `order`: the seats in the
+  // viewer's order; `reveal`: the selector of the game's reveal box; `final()` → {teams,
+  // hands, totals, cls, foot, reveal}: the match's final table (P-8's team pair or null,
+  // the finalTable's rows, the reveal's HTML); `hand()` → {kind, sub, scores, reveal}: a
+  // finished hand (the overlay's kind, then HTML for the subtitle, scores and reveal).
+  function renderEnd({ order, reveal: revealSel, final, hand }) {
+    const overlay = $(".kt-overlay");
+    const m = S.match;
+    const h = S.hand;
+    if (!m || !h) {
+      overlay.hidden = true;
+      return;
+    }
+    const title = $("#kt-overlay-title");
+    const sub = $(".kt-overlay-sub");
+    const scores = $(".kt-scores");
+    const reveal = $(revealSel);
+    const finalActions = $(".kt-final-actions");
+    if (m.status === "finished") {
+      const f = final();
+      const winners = m.winners || [];
+      overlay.hidden = false;
+      overlay.dataset.kind = "final";
+      title.textContent = T.match_over;
+      const names = winners.map(seatName).join(", ");
+      sub.innerHTML = `<strong class="kt-winners">${esc(fmt(winners.length > 1 ? T.winners : T.winner, { names }))}</strong> ${esc(T.lowest_wins)}${esc(teamsLine(f.teams))}`;
+      scores.innerHTML = finalTable({ order, winners, hands: f.hands, totals: f.totals, cls: f.cls, foot: f.foot || "" });
+      reveal.innerHTML = f.reveal;
+      $(".kt-countdown").textContent = "";
+      finalActions.hidden = false;
+      return;
+    }
+    if (m.status === "abandoned" || m.status === "aborted") {
+      showClosed(revealSel);
+      return;
+    }
+    if (h.over) {
+      const o = hand();
+      overlay.hidden = false;
+      overlay.dataset.kind = o.kind;
+      title.textContent = fmt(T.hand_over, { n: h.hand_no });
+      sub.innerHTML = o.sub;
+      scores.innerHTML = o.scores;
+      reveal.innerHTML = o.reveal;
+      finalActions.hidden = true;
+      return;
+    }
+    overlay.hidden = true;
+    overlay.dataset.kind = "";
+  }
+
+  return { $, $$, serverNow, playing, seatName, botControlled, presence, setStatus, toast, note, pointerDrag, rackPress, rackEdits, rackKey, tick, openSocket, scoreTable, finalTable, teamsLine, showClosed, renderEnd };
 }
