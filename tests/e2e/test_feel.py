@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 import time
+from contextlib import contextmanager
 
 import pytest
+from django.db import transaction
 from playwright.sync_api import Browser, expect
 
 from game import rematch, services
@@ -117,6 +119,16 @@ def test_a_human_claims_from_a_paced_bot_in_the_claim_window(
     context.close()
 
 
+@contextmanager
+def frozen(match_id: int):
+    """The table holds still: the match's row is locked here, so no bot move, timer or
+    next hand (each takes that lock) can bring a frame until the block ends; what the
+    player sent meanwhile is applied after it."""
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=match_id)
+        yield
+
+
 def test_a_timeout_is_never_silent_and_an_away_seat_comes_back(
     live_site, browser: Browser, settings
 ):
@@ -125,7 +137,11 @@ def test_a_timeout_is_never_silent_and_an_away_seat_comes_back(
     gives the seat back."""
     user = make_user("uyuyan", "Cem")
     settings.KUT_TURN_SECONDS = 12  # as on the live site
-    match = create_match(settings, [user, None, None, None], seed="kut-e2e-timeout", rated=True)
+    # The longest match (12 tasks): once the seat is away, four fast bots play on, and
+    # a 5-task match could end before the click (a CI run: the note went with the match).
+    match = create_match(
+        settings, [user, None, None, None], seed="kut-e2e-timeout", rated=True, tasks=12
+    )
     context = new_context(browser, live_site, user, viewport=PHONE_LANDSCAPE, has_touch=True)
     me = Table(context.new_page(), "sleeper")
     me.open(match.pk)
@@ -143,7 +159,8 @@ def test_a_timeout_is_never_silent_and_an_away_seat_comes_back(
     expect(note).to_have_text(re.compile(r"^Süren doldu: ortadan çekildi, .+ atıldı\.$"))
     assert MatchSeat.objects.get(match=match, seat=0).away
     shot(page, "away-note")
-    away.get_by_role("button", name="Geri döndüm").click()
+    with frozen(match.pk):  # no frame moves the note while the click lands
+        away.get_by_role("button", name="Geri döndüm").click()
     expect(away).to_have_count(0, timeout=10_000)
     seat = MatchSeat.objects.get(match=match, seat=0)
     assert not seat.away and seat.away_since is None
