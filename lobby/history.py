@@ -338,23 +338,32 @@ def replay_hand(match: Match, hand_no: int) -> dict | None:
         return None
 
 
-def _protocol_steps(match: Match, spec, hand_no: int) -> dict | None:
-    steps: list[dict] = []
+def hand_rows(match: Match, spec, hand_no: int):
+    """The replay's walk through hand ``hand_no``: ``(k, act, state, deal)`` for each
+    public row of the log from the hand's deal on (``k``: the row's place in
+    ``match_replay_iter``; ``deal``: the row deals the hand — a deal again with the same
+    number, KDVli's V-M5, starts the hand again)."""
     dealt = False
-    for act, st in services.match_replay_iter(match):
+    for k, (act, st) in enumerate(services.match_replay_iter(match)):
         if st is None or act.kind in spec.private_kinds:
             continue
-        if act.kind in ("start", "next_hand"):
+        deal = act.kind in ("start", "next_hand")
+        if deal:
             dealt_no = len(spec.hand_results(st)) + 1
             if dealt_no > hand_no:
-                break
+                return
             dealt = dealt_no == hand_no
-            if dealt:
-                snap = spec.replay_snapshot(st)
-                snap.pop("move", None)
-                steps = [{"a": {"type": "deal"}, "s": snap}]
-            continue
-        if not dealt:
+        if dealt:
+            yield k, act, st, deal
+
+
+def _protocol_steps(match: Match, spec, hand_no: int) -> dict | None:
+    steps: list[dict] = []
+    for _k, act, st, deal in hand_rows(match, spec, hand_no):
+        if deal:
+            snap = spec.replay_snapshot(st)
+            snap.pop("move", None)
+            steps = [{"a": {"type": "deal"}, "s": snap}]
             continue
         snap = spec.replay_snapshot(st)
         move = snap.pop("move", None) or {}

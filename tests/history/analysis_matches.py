@@ -12,6 +12,7 @@ import random
 from game import services
 from game.engine import registry
 from game.models import Match
+from lobby.history import hand_rows
 from tests.history.play import play_as_humans
 
 GAMES = ("kut", "kdvli", "kastet", "king", "kelimeki")
@@ -81,27 +82,16 @@ def scenario(match: Match, hand_no: int, rows: int | None = None) -> dict:
 
 
 def server_applied(match: Match, hand_no: int) -> list[int]:
-    """For each step of ``lobby.history.replay_hand`` (the same walk: the hand's deal, then
-    every logged row but the private ones), how many of the scenario's actions the shown
-    position has applied, counted by the download's own exporter."""
+    """For each step of ``lobby.history.replay_hand`` (its walk, ``hand_rows``: the
+    hand's deal, then every logged row but the private ones), how many of the scenario's
+    actions the shown position has applied, counted by the download's own exporter."""
     spec = registry.get(match.game)
     log = list(match.actions.order_by("version", "layout_version", "seat")
                .values_list("seat", "kind", "payload"))  # fmt: skip
     out: list[int] = []
-    dealt = False
-    for k, (act, st) in enumerate(services.match_replay_iter(match)):
-        if st is None or act.kind in spec.private_kinds:
-            continue
-        if act.kind in ("start", "next_hand"):
-            dealt_no = len(spec.hand_results(st)) + 1
-            if dealt_no > hand_no:
-                break
-            dealt = dealt_no == hand_no
-            if not dealt:
-                continue
+    for k, _act, st, deal in hand_rows(match, spec, hand_no):
+        if deal:
             out = []
-        elif not dealt:
-            continue
         if spec.export_log is not None:
             out.append(len(spec.export_log(st, log[: k + 1])["actions"]))
         else:
