@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import re
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -19,24 +18,16 @@ from playwright.sync_api import Browser, expect
 from game import services
 from game.engine import registry
 from game.models import Match, MatchAction
-from tests.conftest import ROOT
+from tests.e2e.guide import guide_from_lobby, guide_over_table
 from tests.e2e.test_kastet import KastetTable
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context
-from tests.e2e.touch import smallest, targets, too_small
+from tests.e2e.touch import screenshot, smallest, targets, too_small
 from tests.history.play import play_as_humans
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 GAME = registry.get("kastet")
-SHOTS = ROOT / "var" / "screenshots"
 OPEN = "() => Number(document.getElementById('kt').dataset.version) >= 0"
-
-
-def save(page, name: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    return path
 
 
 def create(settings, users, seed: str, *, rated=False, move_seconds=None, hands=1) -> Match:
@@ -80,23 +71,18 @@ def test_the_guide_from_the_table_and_the_lobby(live_site, browser: Browser, set
     page = table.page
     version = table.facts()["version"]
     page.locator(".kt-bar .guide-open").click()  # the table's "?"
-    dialog = page.locator("dialog.guide-dialog")
-    expect(dialog).to_be_visible()
-    frame = page.frame_locator("dialog.guide-dialog iframe")
-    expect(frame.locator("h1")).to_have_text(title)
-    expect(frame.locator("h2", has_text=section)).to_have_count(1)
-    expect(frame.locator(".ks-group").first).to_be_visible()  # the table's own groups
-    expect(frame.locator(".site-header")).to_have_count(0)  # the guide alone
-    frame.locator("#ortak, #shared").scroll_into_view_if_needed()
-    save(page, f"kastet-guide-over-table-{language}")
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
+    guide_over_table(
+        page,
+        title,
+        section,
+        drawn=".ks-group",  # the table's own groups
+        scroll_to="#ortak, #shared",
+        shot=f"kastet-guide-over-table-{language}",
+    )
     facts = table.facts()  # the match went on underneath
     assert facts["version"] >= version and facts["status"] == "playing"
     assert table.sockets and len(table.sockets) == 1  # the same socket, never reopened
-    page.goto("/lobby/kastet/")
-    page.get_by_test_id("guide-link").first.click()
-    expect(page.locator("article.guide h1")).to_have_text(title)
+    guide_from_lobby(page, "kastet", title)
     assert table.errors == [], table.errors
     context.close()
 
@@ -126,7 +112,7 @@ def test_s_n7_a_turn_that_runs_out_is_told_once_in_kastets_words(live_site, brow
     assert MatchAction.objects.filter(match=match, kind="timeout", seat=0).count() == 1
     st = GAME.from_dict(Match.objects.get(pk=match.pk).state)
     assert st.hand.rack_count(0) == 15  # S-N7: the tile was drawn
-    save(page, "kastet-timeout-phone")
+    screenshot(page, "kastet-timeout-phone")
     small = too_small(page)  # the note's Close included
     assert small == [], small
     page.locator('.kt-note[data-kind="timeout"] button').click()
@@ -169,7 +155,7 @@ def test_phone_touch_targets_and_screenshots(live_site, browser: Browser, settin
     page = table.page
     assert table.wait_my_move() == "play"
     expect(page.locator(".ks-group").first).to_be_visible()
-    save(page, "kastet-desktop")
+    screenshot(page, "kastet-desktop")
     page.set_viewport_size(PHONE_LANDSCAPE)
     page.wait_for_timeout(300)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 844
@@ -180,7 +166,7 @@ def test_phone_touch_targets_and_screenshots(live_site, browser: Browser, settin
     small = too_small(page)
     w, h = smallest(page)
     print(f"kastet phone 844x390: {len(found)} targets, smallest {w}x{h}; too small: {small}")
-    save(page, "kastet-phone")
+    screenshot(page, "kastet-phone")
     assert small == [], small
     # tap a rack tile: the selection mode (where the tile may go) keeps every target big
     page.locator(".kt-cell.has-tile").first.tap()
@@ -215,7 +201,7 @@ def test_the_final_card_shows_its_buttons_and_the_tiles_left(live_site, browser:
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= 390, box
         assert box["x"] >= 0 and box["x"] + box["width"] <= 844, box
         assert box["width"] >= 40 and box["height"] >= 40, box
-    save(page, "kastet-final-phone")
+    screenshot(page, "kastet-final-phone")
     small = too_small(page)  # the rematch offer's buttons too
     print(f"kastet final card 844x390: smallest {smallest(page)}; too small: {small}")
     assert small == [], small

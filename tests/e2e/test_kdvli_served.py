@@ -21,6 +21,7 @@ from game import services
 from game.engine import registry
 from game.models import Match, MatchAction
 from tests.e2e import touch
+from tests.e2e.guide import guide_from_lobby, guide_over_table
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context
 from tests.e2e.tilepage import TilePage
 from tests.e2e.touch import screenshot
@@ -95,20 +96,10 @@ def test_the_guide_from_the_table_and_the_lobby(live_site, browser: Browser, set
         screenshot(page, "kdvli-desktop")
     version = me.facts()["version"]
     page.locator(".kt-bar .guide-open").click()
-    dialog = page.locator("dialog.guide-dialog")
-    expect(dialog).to_be_visible()
-    frame = page.frame_locator("dialog.guide-dialog iframe")
-    expect(frame.locator("h1")).to_have_text(title)
-    expect(frame.locator("h2", has_text=section)).to_have_count(1)
-    expect(frame.locator(".kt-tile").first).to_be_visible()  # drawn with the table's tiles
-    expect(frame.locator(".site-header")).to_have_count(0)
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
+    guide_over_table(page, title, section, drawn=".kt-tile")  # drawn with the table's tiles
     facts = me.facts()
     assert facts["version"] >= version and facts["status"] in ("playing", "between")
-    page.goto("/lobby/kdvli/")
-    page.get_by_test_id("guide-link").first.click()
-    expect(page.locator("article.guide h1")).to_have_text(title)
+    guide_from_lobby(page, "kdvli", title)
     me.assert_clean()
     context.close()
 

@@ -26,24 +26,18 @@ from playwright.sync_api import Browser, expect
 
 from game.models import Match
 from games.kelimeki.engine import bots
-from tests.conftest import ROOT
+from tests.e2e.guide import guide_from_lobby, guide_over_table
 from tests.e2e.test_kelimeki import Board, start_game
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, PHONE_UPRIGHT, make_user, new_context
-from tests.e2e.touch import targets
+from tests.e2e.touch import screenshot, targets
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 TIMEOUT = 30_000
-SHOTS = ROOT / "var" / "screenshots"
 ON_TOP = """(el) => { const r = el.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return Boolean(hit && (hit === el || el.contains(hit))); }"""
 CELL = "document.querySelector(\".kk-cell[data-row='7'][data-col='7']\").getBoundingClientRect()"
-
-
-def save(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def start_recorded(page, players: int = 2) -> Match:
@@ -87,18 +81,9 @@ def test_the_guide_from_the_table_and_the_lobby(live_site, browser: Browser, lan
     board.wait_mine()
     version = board.data("version")
     page.locator(".kk-tools [data-guide-open]").click()
-    dialog = page.locator("dialog.guide-dialog")
-    expect(dialog).to_be_visible()
-    frame = page.frame_locator("dialog.guide-dialog iframe")
-    expect(frame.locator("h1")).to_have_text(title)
-    expect(frame.locator("h2", has_text=section)).to_have_count(1)
-    expect(frame.locator(".kk-guide-board").first).to_be_visible()  # the table's own board
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
+    guide_over_table(page, title, section, drawn=".kk-guide-board")  # the table's own board
     assert board.data("version") == version and board.data("myTurn") == "1"  # still live
-    page.goto("/lobby/kelimeki/")
-    page.get_by_test_id("guide-link").first.click()
-    expect(page.locator("article.guide h1")).to_have_text(title)
+    guide_from_lobby(page, "kelimeki", title)
     assert not board.errors, board.errors
     context.close()
 
@@ -122,7 +107,7 @@ def test_a_phone_upright_and_sideways(live_site, browser: Browser):
     assert play["width"] >= 40 and play["height"] >= 40 and play["y"] + play["height"] <= 844
     others, _cells = small_controls(page)
     assert not others, others
-    save(page, "kelimeki-upright")
+    screenshot(page, "kelimeki-upright")
 
     # a double tap zooms the board (and another one back); the tap does not lay a tile
     target = board.cell(7, 7)
@@ -174,9 +159,9 @@ def test_a_phone_upright_and_sideways(live_site, browser: Browser):
           f"{len(found)}, Oyna {play['width']:.0f}×{play['height']:.0f}")  # fmt: skip
     assert cell >= 25 and not others, others
     assert play["width"] >= 40 and play["height"] >= 40 and play["y"] + play["height"] <= 390
-    save(page, "kelimeki-phone")
+    screenshot(page, "kelimeki-phone")
     page.set_viewport_size(DESKTOP)
-    save(page, "kelimeki-desktop")
+    screenshot(page, "kelimeki-desktop")
     assert not board.errors, board.errors
     context.close()
 
@@ -238,7 +223,7 @@ def test_two_tabs_then_a_timeout_that_forfeits(live_site, browser: Browser):
         assert box["width"] >= 40 and box["height"] >= 40, box
         # on top at its centre: neither the card's scrolling nor the rematch card hides it
         assert button.evaluate(ON_TOP), box
-    save(page, "kelimeki-phone-final")
+    screenshot(page, "kelimeki-phone-final")
     assert not first.errors, first.errors
     context.close()
 
@@ -267,7 +252,7 @@ def test_the_guided_first_game(live_site, browser: Browser):
     assert board.preview() == "valid"
     expect(page.locator(".kk-preview")).to_be_visible()
     assert page.locator(".kk-preview").evaluate(ON_TOP)  # the hint card keeps clear of it
-    save(page, "kelimeki-guided-step1")
+    screenshot(page, "kelimeki-guided-step1")
     board.act(page.get_by_role("button", name="Oyna", exact=True).click)
     expect(card).to_have_attribute("data-hint", "join", timeout=TIMEOUT)  # after the AI's SU
     expect(card).to_contain_text("Adım 2/3")
@@ -294,7 +279,7 @@ def test_the_guided_first_game(live_site, browser: Browser):
             assert target.evaluate(ON_TOP), name
         others, _cells = small_controls(page)
         assert not others, others
-        save(page, name)
+        screenshot(page, name)
     page.set_viewport_size(DESKTOP)
 
     # step 3: exchange two tiles
@@ -305,7 +290,7 @@ def test_the_guided_first_game(live_site, browser: Browser):
     board.act(page.locator("[data-action='exchange-confirm']").click)
     expect(card).to_have_attribute("data-hint", "done", timeout=TIMEOUT)
     expect(card.locator(".kx-lobby")).to_be_visible()
-    save(page, "kelimeki-guided")
+    screenshot(page, "kelimeki-guided")
     user.refresh_from_db()
     assert "kelimeki" in user.tutorials_done
     page.goto("/")

@@ -19,14 +19,13 @@ from game import services
 from game.engine.fair import SeededRNG
 from game.models import Match, MatchAction
 from games.king.engine import GAME
-from tests.conftest import ROOT
 from tests.e2e import touch
+from tests.e2e.guide import guide_from_lobby, guide_over_table
 from tests.e2e.test_king import KingTable
 from tests.e2e.test_table import DESKTOP, PHONE_LANDSCAPE, make_user, new_context
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-SCREENS = ROOT / "var" / "screenshots"
 TIMEOUT = 30_000
 
 
@@ -62,11 +61,6 @@ def open_table(context, match_id: int) -> KingTable:
     return table
 
 
-def save(page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"))
-
-
 def buttons_inside(page, selector: str) -> list[dict]:
     """The boxes of the buttons/links matched, and whether each lies inside the viewport."""
     return page.evaluate(
@@ -94,22 +88,17 @@ def test_the_guide_from_the_table_and_the_lobby(live_site, browser: Browser, set
     page = table.page
     version = int(table.data("version"))
     page.locator(".kg-bar [data-guide-open]").click()
-    dialog = page.locator("dialog.guide-dialog")
-    expect(dialog).to_be_visible()
-    frame = page.frame_locator("dialog.guide-dialog iframe")
-    expect(frame.locator("h1")).to_have_text(title)
-    expect(frame.locator("h2", has_text=section)).to_have_count(1)
-    expect(frame.locator(".kg-card").first).to_be_visible()  # the table's own cards
-    expect(frame.locator(".site-header")).to_have_count(0)  # the guide alone
-    frame.locator("#scoring").scroll_into_view_if_needed()
-    save(page, f"king-guide-over-table-{language}")
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
+    guide_over_table(
+        page,
+        title,
+        section,
+        drawn=".kg-card",  # the table's own cards
+        scroll_to="#scoring",
+        shot=f"king-guide-over-table-{language}",
+    )
     assert int(table.data("version")) >= version
     assert table.data("status") in ("playing", "between")  # the match went on
-    page.goto("/lobby/king/")
-    page.get_by_test_id("guide-link").first.click()
-    expect(page.locator("article.guide h1")).to_have_text(title)
+    guide_from_lobby(page, "king", title)
     assert table.errors == [], table.errors
     context.close()
 
@@ -133,7 +122,7 @@ def test_a_timeout_is_announced_in_kings_words(live_site, browser: Browser, sett
     contract = "Koz " + {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}[hand["trump"]]
     assert hand["contract"] == "koz" and contract in note.text_content()  # G-T2: the longest suit
     first = note.text_content()
-    save(page, "king-timeout-note")
+    touch.screenshot(page, "king-timeout-note")
     page.locator('.kg-note[data-kind="timeout"]').get_by_role("button", name="Kapat").click()
     expect(note).to_have_count(0)
     # the bots play on; the same note never comes back, the next timeout has its own
@@ -198,7 +187,7 @@ def test_every_touch_target_on_a_phone_and_the_screenshots(live_site, browser: B
     print(f"king phone, choice panel: {len(found)} targets, smallest {touch.smallest(page)}")
     assert contract_buttons, found
     assert small == [], small
-    save(page, "king-phone-choice")
+    touch.screenshot(page, "king-phone-choice")
     table.act(page.locator(".kg-trump-btn:enabled").first.click)
     table.wait("() => document.getElementById('kg').dataset.myTurn === '1'")
     expect(page.locator(".kg-hand-card.is-playable").first).to_be_visible()
@@ -207,7 +196,7 @@ def test_every_touch_target_on_a_phone_and_the_screenshots(live_site, browser: B
         f"king phone, playing: {len(touch.targets(page))} targets, smallest {touch.smallest(page)}"
     )
     assert small == [], small
-    save(page, "king-phone")
+    touch.screenshot(page, "king-phone")
     page.locator("[data-action=scores]").click()
     dialog_buttons = buttons_inside(page, ".kg-scores-dialog[open] .kg-dialog-buttons button")
     assert dialog_buttons and all(b["inside"] and b["h"] >= 40 for b in dialog_buttons), (
@@ -218,7 +207,7 @@ def test_every_touch_target_on_a_phone_and_the_screenshots(live_site, browser: B
     desk = new_context(browser, live_site, user, viewport=DESKTOP)
     table = open_table(desk, match.pk)
     expect(table.page.locator(".kg-hand-card").first).to_be_visible()
-    save(table.page, "king-desktop")
+    touch.screenshot(table.page, "king-desktop")
     assert table.errors == [], table.errors
     desk.close()
 
@@ -244,7 +233,7 @@ def test_the_guided_first_hand_played_through_on_a_phone(live_site, browser: Bro
     small = touch.too_small(page)
     print(f"king guided hand, phone: smallest {touch.smallest(page)}")
     assert small == [], small
-    save(page, "king-guided-choice-phone")
+    touch.screenshot(page, "king-guided-choice-phone")
     table.act(page.locator(".kg-contract-btn[data-contract=kupa_almaz]").click)
 
     expect(hint).to_contain_text("sinek 2'ni aç")
@@ -278,7 +267,7 @@ def test_the_guided_first_hand_played_through_on_a_phone(live_site, browser: Bro
     boxes = buttons_inside(page, ".kg-final-actions a")
     print(f"king guided hand final buttons: {boxes}")
     assert len(boxes) == 2 and all(b["inside"] and b["h"] >= 40 for b in boxes), boxes
-    save(page, "king-guided-final-phone")
+    touch.screenshot(page, "king-guided-final-phone")
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert table.errors == [], table.errors

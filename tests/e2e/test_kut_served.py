@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from lobby import services as lobby_services
 from tests.e2e import touch
+from tests.e2e.guide import guide_from_lobby, guide_over_table
 from tests.e2e.test_table import (
     DESKTOP,
     PHONE_LANDSCAPE,
@@ -17,17 +18,10 @@ from tests.e2e.test_table import (
     create_match,
     make_user,
     new_context,
-    shot,
 )
 from tests.e2e.touch import screenshot
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def _guide_frame(page):
-    dialog = page.locator("dialog.guide-dialog")
-    expect(dialog).to_be_visible()
-    return dialog, page.frame_locator("dialog.guide-dialog iframe")
 
 
 @pytest.mark.parametrize("language, title, section", [
@@ -47,18 +41,9 @@ def test_the_guide_from_the_table_and_the_lobby(live_site, browser: Browser, set
     version = me.version
     page.locator('.kt-tool[data-action="help"]').click()
     page.locator(".kt-help-dialog [data-guide-open]").click()
-    dialog, frame = _guide_frame(page)
-    expect(frame.locator("h1")).to_have_text(title)
-    expect(frame.locator("h2", has_text=section)).to_have_count(1)
-    expect(frame.locator(".site-header")).to_have_count(0)  # the guide alone
-    shot(page, f"kut-guide-over-table-{language}")
-    page.keyboard.press("Escape")
-    expect(dialog).to_be_hidden()
+    guide_over_table(page, title, section, shot=f"kut-guide-over-table-{language}")
     assert me.version >= version and me.data("status") in ("playing", "between")  # still live
-    # the lobby of the game links the same guide
-    page.goto("/lobby/kut/")
-    page.get_by_test_id("guide-link").first.click()
-    expect(page.locator("article.guide h1")).to_have_text(title)
+    guide_from_lobby(page, "kut", title)  # the lobby of the game links the same guide
     me.assert_clean()
     context.close()
 
