@@ -41,3 +41,37 @@ export function putNote(box, kind, text, opts) {
   el.append(button);
   return el;
 }
+
+// Told once: `fresh(key)` is true the first time it sees `key`, false after.  With
+// `store` (a sessionStorage key) the keys told outlive a reload of this tab's page.
+export function tellOnce(store = null) {
+  const told = new Set(read());
+  function read() {
+    if (!store) return [];
+    try {
+      return JSON.parse(sessionStorage.getItem(store) || "[]");
+    } catch {
+      return [];
+    }
+  }
+  return (key) => {
+    if (told.has(key)) return false;
+    told.add(key);
+    if (store) {
+      try {
+        sessionStorage.setItem(store, JSON.stringify([...told]));
+      } catch {
+        /* private mode: once on this page */
+      }
+    }
+    return true;
+  };
+}
+
+// A frame's timeouts (game/frames.py `match.timeouts`) not told yet, each once by
+// `fresh` (a `tellOnce`); `seat`: only that seat's (the others' are not marked told).
+export function newTimeouts(match, fresh, seat = undefined) {
+  return ((match && match.timeouts) || []).filter(
+    (t) => (seat === undefined || t.seat === seat) && fresh(`${t.hand_no}:${t.at}:${t.seat}`),
+  );
+}

@@ -5,9 +5,12 @@
 // timeout (the frame's match.timeouts: games/kastet/engine/notes.py), shown once; it goes
 // when the player moves again.
 
+import { newTimeouts, tellOnce } from "../js/note.js";
+
 export function kastetNotes(t) {
   const { S, T, root } = t;
-  const shown = new Set();
+  const fresh = tellOnce();
+  let told = 0;
 
   const note = (kind, text) => t.note(kind, text); // the okey kit's (../okey/table-kit.js)
 
@@ -15,13 +18,10 @@ export function kastetNotes(t) {
   // frame dropped the player's unsent draft (S-N7).
   function showTimeouts(draftDropped) {
     if (!S.match || S.me === null) return;
-    for (const timeout of S.match.timeouts || []) {
-      const key = `${timeout.hand_no}:${timeout.at}`;
-      if (timeout.seat !== S.me || shown.has(key)) continue;
-      shown.add(key);
+    for (const timeout of newTimeouts(S.match, fresh, S.me)) {
       const text = (T.timed_out && T.timed_out[timeout.did]) || T.timed_out_other;
       note("timeout", draftDropped ? `${text} ${T.timed_out_draft}` : text);
-      root.dataset.timeoutNotes = String(shown.size);
+      root.dataset.timeoutNotes = String(++told);
     }
   }
 

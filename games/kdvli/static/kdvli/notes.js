@@ -4,19 +4,17 @@
 // tile the rack can finish with now wears a ✓ badge and a dashed frame, and its name
 // says so (never colour alone).
 
+import { newTimeouts, tellOnce } from "../js/note.js";
 import { esc, fmt } from "../okey/tiles.js";
 
 export function kdvliNotes({ S, T, note, tileName }) {
-  const shown = new Set();
+  const fresh = tellOnce();
 
   // match.timeouts (game/frames.py; games/kdvli/engine timeout_notes): each note once, to
   // the player it concerns: "took" is "deck", "thrown" or null (the starter's first turn).
   function showTimeouts() {
     if (!S.match || S.me === null) return;
-    for (const timeout of S.match.timeouts || []) {
-      const key = `${timeout.hand_no}:${timeout.at}`;
-      if (timeout.seat !== S.me || shown.has(key)) continue;
-      shown.add(key);
+    for (const timeout of newTimeouts(S.match, fresh, S.me)) {
       const text = timeout.took === "deck" ? T.timed_out_drew : timeout.took === "thrown" ? T.timed_out_took : T.timed_out;
       note("timeout", fmt(text, { tile: timeout.tile ? tileName(timeout.tile) : "" }));
     }

@@ -5,12 +5,13 @@
 // table opened in another tab (close code 4009, "replaced"): a panel whose *Burada oyna*
 // takes the seat back.  `t` is the board (./board.js).
 
-import { putNote } from "../js/note.js";
+import { newTimeouts, putNote, tellOnce } from "../js/note.js";
 import { fmt } from "../js/text.js";
 
 export function kelimekiNotes(t) {
   const { root, S, T, $ } = t;
-  const shown = new Set();
+  let fresh = null; // each timeout once, also across reloads of the page (tellOnce)
+  let freshFor = null; // … per match
 
   function note(kind, text, buttonLabel = null, onClick = null) {
     const box = $(".kk-notes");
@@ -21,24 +22,13 @@ export function kelimekiNotes(t) {
     box.hidden = !box.children.length;
   }
 
-  // Once per timeout, also across reloads of this page (sessionStorage).
-  function seen(key) {
-    const store = `kk-note:${S.match.id}:${key}`;
-    if (shown.has(store)) return true;
-    shown.add(store);
-    try {
-      if (sessionStorage.getItem(store)) return true;
-      sessionStorage.setItem(store, "1");
-    } catch (_) {
-      /* no storage: once per page */
-    }
-    return false;
-  }
-
   function showNotes() {
     if (!S.match || S.me === null || S.me === undefined) return;
-    for (const n of S.match.timeouts || []) {
-      if (seen(`${n.hand_no}:${n.at}:${n.seat}`)) continue;
+    if (freshFor !== S.match.id) {
+      fresh = tellOnce(`kk-notes:${S.match.id}`);
+      freshFor = S.match.id;
+    }
+    for (const n of newTimeouts(S.match, fresh)) {
       if (n.seat === S.me) {
         const rated = S.match.rated && S.match.kind === "normal";
         const text = fmt(T.timeout_mine, { clock: S.match.options && S.match.options.vs_ai ? T.clock_ai : T.clock_live });

@@ -3,30 +3,12 @@
 // (G-T2: `match.timeouts`, each note once) and this table opened in another tab (close
 // code 4009: "Play here" takes the seat back).
 
-import { putNote } from "../js/note.js";
+import { newTimeouts, putNote, tellOnce } from "../js/note.js";
 
 export function kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchId }) {
   // the notes already shown at this match, kept for this browser tab: a reload does not
   // show the same timeout again (the frames carry each seat's latest one for the hand)
-  const storeKey = `kut.king.notes.${matchId}`;
-  const shown = new Set(readShown());
-
-  function readShown() {
-    try {
-      return JSON.parse(sessionStorage.getItem(storeKey) || "[]");
-    } catch {
-      return [];
-    }
-  }
-
-  function remember(key) {
-    shown.add(key);
-    try {
-      sessionStorage.setItem(storeKey, JSON.stringify([...shown]));
-    } catch {
-      /* private mode: shown once on this page */
-    }
-  }
+  const fresh = tellOnce(`kut.king.notes.${matchId}`);
 
   function note(kind, text, buttonLabel = null, onClick = null) {
     let box = $(".kg-notes");
@@ -41,10 +23,7 @@ export function kingNotes({ S, T, $, board, fmt, cardLabel, contractText, matchI
   // G-T2: each timeout of this seat once, in King's words (the card, or the contract).
   function showTimeouts() {
     if (!S.match || S.me === null || S.me === undefined) return;
-    for (const t of S.match.timeouts || []) {
-      const key = `${t.hand_no}:${t.at}`;
-      if (t.seat !== S.me || shown.has(key)) continue;
-      remember(key);
+    for (const t of newTimeouts(S.match, fresh, S.me)) {
       const text = t.kind === "choose"
         ? fmt(T.timed_out_choice, { contract: contractText(t.contract, t.trump) })
         : fmt(T.timed_out_card, { card: cardLabel(t.card) });

@@ -3,19 +3,17 @@
 // and the advice after a move: why Görevi Aç failed (K-O5) and what an accepted move
 // changed.
 
+import { newTimeouts, tellOnce } from "../js/note.js";
 import { fmt } from "../okey/tiles.js";
 
 export function kutNotes(t) {
   const { S, T, $$, toast, note } = t; // note: the okey table kit's (../okey/table-kit.js)
-  const notesShown = new Set();
+  const fresh = tellOnce();
 
   function showNotes() {
     const m = S.match;
     if (!m || S.me === null) return;
-    for (const timeout of (S.match && S.match.timeouts) || []) {
-      const key = `${timeout.hand_no}:${timeout.at}`;
-      if (timeout.seat !== S.me || notesShown.has(key)) continue;
-      notesShown.add(key);
+    for (const timeout of newTimeouts(m, fresh, S.me)) {
       const tile = timeout.tile ? t.tileName(timeout.tile) : "";
       note("timeout", fmt(timeout.drew ? T.timed_out_drew : T.timed_out, { tile }));
     }
