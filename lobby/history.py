@@ -46,6 +46,11 @@ def seat_name(seat: MatchSeat) -> str:
     return _("Bot {n} ({level})").format(n=seat.seat + 1, level=level)  # as at the table
 
 
+def seat_names(match: Match) -> list[str]:
+    """Each seat's name, in seat order (``seat_name``)."""
+    return [seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
+
+
 def placings(totals: list[int], lower_is_better: bool = True) -> list[int]:
     """1 + the number of seats with a strictly better total (KÜT: lowest wins, K-M5)."""
     return places_of(totals, lower_is_better)
@@ -378,14 +383,13 @@ def _protocol_steps(match: Match, spec, hand_no: int) -> dict | None:
     if not steps:
         return None
     first = steps[0]["s"]
-    seats = list(match.seats.select_related("user").order_by("seat"))
     return {
         "match": match.pk,
         "game": match.game,
         "hand_no": hand_no,
         "task": web(match.game).hand_label(match, first),
         **{k: first[k] for k in ("starter", "indicator", "okey") if k in first},
-        "seats": [seat_name(s) for s in seats],
+        "seats": seat_names(match),
         "steps": steps,
     }
 

@@ -148,7 +148,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         }
         for n in range(1, dealt + 1)
     ]
-    names = [history.seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
+    names = history.seat_names(match)
     context = {
         "match": match,
         "hands": hands,
@@ -199,7 +199,7 @@ def analysis_hand(request: HttpRequest, match_id: int, hand_no: int) -> JsonResp
     """Issue 31: one hand's stored analysis for the replay's panel (the report as
     stored, the moves in the game's words); 404 when there is none (yet)."""
     match = _visible_match(request, match_id)
-    names = [history.seat_name(s) for s in match.seats.select_related("user").order_by("seat")]
+    names = history.seat_names(match)
     data = analysis_pages.replay_payload(match, web(match.game), _hand_no(match, hand_no), names)
     if data is None:
         raise Http404
