@@ -49,7 +49,7 @@ def record_analysis(match: Match, game_web, names: list[str]) -> dict | None:
             "seat": p["seat"],
             "name": names[p["seat"]],
             "decisions": p["decisions"],
-            "marks": [{"mark": m, "symbol": SYMBOLS[m], "count": p[m]} for m in MARKS],
+            "marks": _marks(p),
             "average": _("average {cost} behind the best").format(
                 cost=game_web.analysis_cost_text(unit, p["average_cost"])),
             "notes": notes,
@@ -59,9 +59,7 @@ def record_analysis(match: Match, game_web, names: list[str]) -> dict | None:
     for h in summary["hands"]:
         row = {"no": h["no"], "status": h["status"], "url": f"{replay}?hand={h['no']}"}
         if h["marks"] is not None:
-            row["marks"] = [
-                {"mark": m, "symbol": SYMBOLS[m], "count": h["marks"][m]} for m in MARKS
-            ]
+            row["marks"] = _marks(h["marks"])
             row["partial"] = not h["complete"]
         hands.append(row)
     skipped = sum(1 for h in hands if h["status"] == HandAnalysis.Status.SKIPPED)
@@ -75,6 +73,11 @@ def record_analysis(match: Match, game_web, names: list[str]) -> dict | None:
         "hands": hands,
         "columns": [{"mark": m, "symbol": SYMBOLS[m], "word": w} for m, w in mark_words().items()],
     }
+
+
+def _marks(counts: dict) -> list[dict]:
+    """The count of each mark (``counts[mark]``) with its symbol, in the marks' order."""
+    return [{"mark": m, "symbol": SYMBOLS[m], "count": counts[m]} for m in MARKS]
 
 
 def replay_payload(match: Match, game_web, hand_no: int, names: list[str]) -> dict | None:
