@@ -179,7 +179,8 @@ def hand_report(match: Match, hand_no: int) -> dict | None:
 def match_summary(match: Match, seats: int) -> dict | None:
     """The whole match at a glance: per seat its decisions, marks and costs over every
     analysed hand, the notes counted (``missed_finish``…); per hand its mark counts;
-    how many hands were analysed of how many.  None when nothing is stored."""
+    how many hands were analysed (of ``hands_to_analyse``, which the caller has).  None
+    when nothing is stored."""
     rows = stored(match)
     if not rows:
         return None
@@ -211,4 +212,4 @@ def match_summary(match: Match, seats: int) -> dict | None:
         p["counts"] = dict(sorted(p["counts"].items()))
     analysed = sum(1 for h in hands if h["marks"] is not None)
     return {"unit": unit, "players": players, "hands": hands, "analysed": analysed,
-            "total": hands_to_analyse(match), "complete": complete}  # fmt: skip
+            "complete": complete}  # fmt: skip
